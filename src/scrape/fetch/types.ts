@@ -1,0 +1,55 @@
+// Public types of the plain-HTTP page fetcher.
+import type { Resolver } from '../../net/address-guard.js';
+
+export interface FetchOptions {
+  url: string;
+  /** Whole request including redirects and body. */
+  timeoutMs: number;
+  /** http(s):// proxy URL; all requests of this fetch go through it. */
+  proxy?: string;
+  allowPrivateAddresses: boolean;
+  /** Cap on the decompressed body; exceeding it is TOO_LARGE. */
+  maxBytes: number;
+  maxRedirects: number;
+  userAgent: string;
+  headers?: Record<string, string>;
+  /** Caller cancellation. */
+  signal?: AbortSignal;
+  /** Test hook; default DNS. */
+  resolve?: Resolver;
+}
+
+export interface FetchedPage {
+  /** As requested (normalized by URL). */
+  sourceUrl: string;
+  /** After redirects. */
+  finalUrl: string;
+  /** Every hop's URL after the first, in order. */
+  redirects: string[];
+  /** Of the final response; 4xx/5xx are not errors. */
+  statusCode: number;
+  /** Media type only, lower case, e.g. 'text/html'. */
+  contentType: string;
+  headers: Record<string, string>;
+  /** Decoded to a JS string using `charset`. */
+  body: string;
+  /** The encoding used, e.g. 'utf-8', 'windows-1252'. */
+  charset: string;
+  /** Decompressed body size. */
+  bytes: number;
+}
+
+export type FetchErrorCode =
+  | 'INVALID_URL'
+  | 'BLOCKED_ADDRESS'
+  | 'DNS_FAILURE'
+  | 'CONNECTION_REFUSED'
+  | 'CONNECTION_RESET'
+  | 'TIMEOUT'
+  | 'TLS_ERROR'
+  | 'TOO_LARGE'
+  | 'TOO_MANY_REDIRECTS'
+  | 'UNSUPPORTED_CONTENT_TYPE'
+  | 'PROXY_ERROR'
+  | 'NETWORK_ERROR'
+  | 'ABORTED';
