@@ -1,0 +1,117 @@
+// Every deployment setting, read from the environment, validated, with its default.
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const int = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      try {
+        const u = new URL(v);
+        if (!protocols.includes(u.protocol)) throw new Error('protocol');
+        return v.replace(/\/+$/, '');
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a URL starting with ${protocols.join(' or ')}//` });
+        return z.NEVER;
+      }
+    });
+
+const envSchema = z.object({
+  PORT: int(8080, 0, 65535),
+  HOST: z.string().optional().transform((v) => v || '0.0.0.0'),
+  DATA_DIR: z.string().optional().transform((v) => path.resolve(v || './data')),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:', 'sqlite:', 'file:']),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0)),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .transform((v) => v ?? 'info'),
+  ALLOW_LOCAL_TARGETS: bool(false),
+  ALLOW_LOCAL_WEBHOOKS: bool(false),
+  USER_AGENT: z.string().optional().transform((v) => v || 'CrawlService/0.1 (+https://github.com/crawlservice)'),
+  SCRAPE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  SCRAPE_MAX_REDIRECTS: int(10, 0, 50),
+  CACHE_DEFAULT_MAX_AGE_MS: int(2 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+  SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
+  CREATE_INITIAL_KEY: bool(true),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string | undefined;
+  apiKeys: string[];
+  logLevel: string;
+  allowLocalTargets: boolean;
+  allowLocalWebhooks: boolean;
+  userAgent: string;
+  scrapeMaxBytes: number;
+  scrapeMaxRedirects: number;
+  cacheDefaultMaxAgeMs: number;
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  createInitialKey: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the settings; a bad value throws a ConfigError that names the setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      const got = env[name];
+      return `${name}: ${i.message}${got !== undefined ? ` (got ${JSON.stringify(name === 'API_KEYS' || name === 'DATABASE_URL' ? '***' : got)})` : ''}`;
+    });
+    throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL,
+    apiKeys: e.API_KEYS,
+    logLevel: e.LOG_LEVEL,
+    allowLocalTargets: e.ALLOW_LOCAL_TARGETS,
+    allowLocalWebhooks: e.ALLOW_LOCAL_WEBHOOKS,
+    userAgent: e.USER_AGENT,
+    scrapeMaxBytes: e.SCRAPE_MAX_BYTES,
+    scrapeMaxRedirects: e.SCRAPE_MAX_REDIRECTS,
+    cacheDefaultMaxAgeMs: e.CACHE_DEFAULT_MAX_AGE_MS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    createInitialKey: e.CREATE_INITIAL_KEY,
+  };
+}

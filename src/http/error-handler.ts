@@ -1,0 +1,66 @@
+// Maps every failure to the API's JSON error shapes: known ApiErrors, Fastify's own errors, 404/405, and faults.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, validationError } from './errors.js';
+import type { RouteTable } from './route-table.js';
+
+function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.statusCode).send({ success: false, ...error.body });
+}
+
+/** Fastify's built-in errors (body parsing, limits) translated to the catalogue. */
+function fromFastifyError(error: FastifyError): ApiError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return validationError([{ field: '', code: 'invalid_json', message: error.message.replace(/^Body /, 'Request body ') }]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, { error: 'Payload too large', message: 'The request body exceeds the size limit' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(415, {
+        error: 'Unsupported media type',
+        message: 'Request bodies must be JSON with Content-Type: application/json',
+      });
+    default:
+      break;
+  }
+  // JSON.parse errors surface as SyntaxError with statusCode 400.
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return validationError([{ field: '', code: 'invalid_json', message: `Malformed JSON: ${error.message}` }]);
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, { error: error.name || 'Bad request', message: error.message });
+  }
+  return undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) return send(reply, error);
+    const known = fromFastifyError(error);
+    if (known) return send(reply, known);
+    // A fault of ours: log it with context, answer without internals.
+    request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
+    return reply.status(500).send({
+      success: false,
+      error: 'Internal server error',
+      message: `Something went wrong on our side; quote request id ${request.id} when reporting it`,
+    });
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    const allowed = routes.methodsFor(path);
+    if (allowed.length > 0) {
+      void reply.header('allow', allowed.join(', '));
+      return send(
+        reply,
+        new ApiError(405, {
+          error: 'Method not allowed',
+          message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+        }),
+      );
+    }
+    return send(reply, new ApiError(404, { error: 'Not found', message: `Route ${request.method} ${path} not found` }));
+  });
+}

@@ -1,0 +1,49 @@
+// The catalogue of API errors: every non-2xx answer is built here, so shapes never drift.
+
+export interface ValidationIssue {
+  field: string;
+  message: string;
+  code: string;
+}
+
+/** An error whose HTTP answer is known; the error handler sends `body` with `statusCode`. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown> & { error: string },
+  ) {
+    super(typeof body.message === 'string' ? body.message : body.error);
+  }
+}
+
+export function validationError(issues: ValidationIssue[]): ApiError {
+  const first = issues[0];
+  const message =
+    issues.length === 1 && first
+      ? `${first.field ? `${first.field}: ` : ''}${first.message}`
+      : `${issues.length} problems in the request; see data.issues`;
+  return new ApiError(400, {
+    error: 'Validation error',
+    message,
+    data: { type: 'validation_error', issues, status: 'failed' },
+  });
+}
+
+export function invalidApiKey(): ApiError {
+  return new ApiError(401, { error: 'Invalid API key' });
+}
+
+/** A path id that is not a UUID, e.g. invalidId('job') -> "Invalid job ID". */
+export function invalidId(thing: string): ApiError {
+  const label = thing.charAt(0).toUpperCase() + thing.slice(1);
+  return new ApiError(400, { error: `Invalid ${thing} ID`, message: `${label} ID must be a valid UUID` });
+}
+
+export function notFound(thing: string): ApiError {
+  const label = thing.charAt(0).toUpperCase() + thing.slice(1);
+  return new ApiError(404, { error: 'Not found', message: `${label} not found` });
+}
+
+export function conflict(error: string, message: string): ApiError {
+  return new ApiError(409, { error, message });
+}

@@ -1,0 +1,53 @@
+// How a page that could not be had is reported: HTTP status and a short label per fetch error code.
+import { ApiError } from '../http/errors.js';
+import { FetchError, type FetchErrorCode } from './fetch/index.js';
+
+const STATUS: Record<FetchErrorCode, number> = {
+  INVALID_URL: 400,
+  BLOCKED_ADDRESS: 400,
+  UNSUPPORTED_CONTENT_TYPE: 400,
+  TIMEOUT: 504,
+  DNS_FAILURE: 502,
+  CONNECTION_REFUSED: 502,
+  CONNECTION_RESET: 502,
+  TLS_ERROR: 502,
+  TOO_LARGE: 502,
+  TOO_MANY_REDIRECTS: 502,
+  PROXY_ERROR: 502,
+  NETWORK_ERROR: 502,
+  ABORTED: 503,
+};
+
+const LABEL: Record<FetchErrorCode, string> = {
+  INVALID_URL: 'Invalid URL',
+  BLOCKED_ADDRESS: 'Blocked address',
+  UNSUPPORTED_CONTENT_TYPE: 'Unsupported content type',
+  TIMEOUT: 'Target timed out',
+  DNS_FAILURE: 'DNS lookup failed',
+  CONNECTION_REFUSED: 'Connection refused',
+  CONNECTION_RESET: 'Connection reset',
+  TLS_ERROR: 'TLS error',
+  TOO_LARGE: 'Page too large',
+  TOO_MANY_REDIRECTS: 'Too many redirects',
+  PROXY_ERROR: 'Proxy error',
+  NETWORK_ERROR: 'Network error',
+  ABORTED: 'Scrape aborted',
+};
+
+export interface PageFailure {
+  code: FetchErrorCode | 'INTERNAL';
+  message: string;
+}
+
+/** Classifies anything a page run threw; unknown faults are INTERNAL (and logged by the caller). */
+export function classifyPageError(error: unknown): PageFailure {
+  if (error instanceof FetchError) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' };
+}
+
+export function scrapeFailedError(failure: PageFailure, data: Record<string, unknown>): ApiError {
+  if (failure.code === 'INTERNAL') {
+    return new ApiError(500, { error: 'Internal server error', code: failure.code, message: failure.message, data });
+  }
+  return new ApiError(STATUS[failure.code], { error: LABEL[failure.code], code: failure.code, message: failure.message, data });
+}

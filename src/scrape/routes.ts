@@ -1,0 +1,31 @@
+// POST /v1/scrape: scrape one page and answer with its content at once.
+import type { FastifyInstance } from 'fastify';
+import { ownerOf } from '../http/auth.js';
+import { type ScrapeRequest, scrapeRequestSchema } from './schema.js';
+import type { ScrapeService } from './service.js';
+
+export function scrapeRoutes(service: ScrapeService) {
+  return (app: FastifyInstance): void => {
+    app.post<{ Body: ScrapeRequest }>(
+      '/v1/scrape',
+      {
+        schema: {
+          tags: ['scrape'],
+          summary: 'Scrape one page',
+          description:
+            'Fetches the page (or reads the page cache when `max_age` allows) and answers with the requested formats and metadata. Target HTTP errors (4xx/5xx) still answer 200 with `metadata.status_code`; an unreachable, blocked or timed-out target answers 400/502/504 with an error `code`.',
+          body: scrapeRequestSchema,
+        },
+      },
+      async (request, reply) => {
+        // A client that hangs up stops the fetch instead of leaving it running.
+        const controller = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) controller.abort();
+        });
+        const data = await service.scrape(ownerOf(request), request.body, controller.signal);
+        return { success: true, data };
+      },
+    );
+  };
+}

@@ -1,0 +1,127 @@
+// The synchronous scrape operation: a job row and its events around one run of the page pipeline.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { recordEvent } from '../events/outbox.js';
+import { validationError } from '../http/errors.js';
+import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
+import type { Database } from '../store/schema.js';
+import { type Clock, iso } from '../util/time.js';
+import { type Capabilities, unsupportedOptions } from './capabilities.js';
+import { classifyPageError, scrapeFailedError } from './failures.js';
+import { type PageResult, type PipelineDeps, runPage } from './pipeline.js';
+import { type ScrapeRequest, resolvePageOptions } from './schema.js';
+
+export interface ScrapeServiceDeps {
+  db: Kysely<Database>;
+  pipeline: PipelineDeps;
+  capabilities: Capabilities;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** How long a finished job's record is kept. */
+  retentionMs: number;
+}
+
+export interface ScrapeSuccess extends PageResult {
+  job_id: string;
+  status: 'completed';
+}
+
+export class ScrapeService {
+  constructor(private readonly deps: ScrapeServiceDeps) {}
+
+  async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal): Promise<ScrapeSuccess> {
+    const options = resolvePageOptions(request);
+    const refused = unsupportedOptions(options, this.deps.capabilities);
+    if (refused.length > 0) throw validationError(refused);
+
+    const { db, clock } = this.deps;
+    const jobId = randomUUID();
+    const createdAt = iso(clock());
+    const url = new URL(request.url).href;
+    await createJobWithEvents(
+      db,
+      {
+        id: jobId,
+        ownerId,
+        kind: 'scrape',
+        status: 'pending',
+        url,
+        options: { ...request },
+        createdAt,
+        startedAt: createdAt,
+        expiresAt: iso(new Date(Date.parse(createdAt) + this.deps.retentionMs)),
+      },
+      [
+        { type: 'scrape.created', payload: { job_id: jobId, status: 'created', url, created_at: createdAt } },
+        { type: 'scrape.started', payload: { job_id: jobId, status: 'running', url, created_at: createdAt, started_at: createdAt } },
+      ],
+    );
+
+    let page: PageResult;
+    try {
+      page = await runPage(url, options, this.deps.pipeline, { readCache: true, signal });
+    } catch (error) {
+      const failure = classifyPageError(error);
+      if (failure.code === 'INTERNAL') this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
+      const finishedAt = iso(clock());
+      await db.transaction().execute(async (trx) => {
+        await updateJob(trx, jobId, {
+          status: 'failed',
+          finished_at: finishedAt,
+          updated_at: finishedAt,
+          total: 1,
+          failed: 1,
+          error_message: failure.message,
+        });
+        await recordEvent(trx, {
+          ownerId,
+          type: 'scrape.failed',
+          subjectId: jobId,
+          createdAt: finishedAt,
+          payload: {
+            job_id: jobId,
+            status: 'failed',
+            url,
+            error_message: failure.message,
+            error_code: failure.code,
+            credits_used: 0,
+            created_at: createdAt,
+            completed_at: finishedAt,
+          },
+        });
+      });
+      throw scrapeFailedError(failure, { job_id: jobId, url, status: 'failed' });
+    }
+
+    const finishedAt = iso(clock());
+    await db.transaction().execute(async (trx) => {
+      await updateJob(trx, jobId, {
+        status: 'completed',
+        finished_at: finishedAt,
+        updated_at: finishedAt,
+        total: 1,
+        completed: 1,
+        credits_used: 1,
+      });
+      await recordEvent(trx, {
+        ownerId,
+        type: 'scrape.completed',
+        subjectId: jobId,
+        createdAt: finishedAt,
+        payload: {
+          job_id: jobId,
+          status: 'completed',
+          url,
+          total: 1,
+          completed: 1,
+          failed: 0,
+          credits_used: 1,
+          created_at: createdAt,
+          completed_at: finishedAt,
+        },
+      });
+    });
+    return { job_id: jobId, status: 'completed', ...page };
+  }
+}

@@ -1,0 +1,92 @@
+// Versioned schema migrations, written once with Kysely's schema builder for SQLite and PostgreSQL.
+import type { Database } from './schema.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter } from 'kysely';
+
+function isSqlite(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+// Migrations are append-only: never edit a released one, add the next number.
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = isSqlite(db);
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('key_prefix', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('last_used_at', 'text')
+        .execute();
+
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('options', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .addColumn('expires_at', 'text')
+        .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('credits_used', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('error_message', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_owner_created').on('jobs').columns(['owner_id', 'created_at']).execute();
+      await db.schema.createIndex('jobs_expires').on('jobs').column('expires_at').execute();
+
+      // The outbox: written in the same transaction as the state change it reports.
+      // `seq` gives dispatchers a total order to read from.
+      await db.schema
+        .createTable('events')
+        .addColumn('seq', sqlite ? 'integer' : 'bigint', (c) =>
+          // SQLite's INTEGER PRIMARY KEY is its auto-increment rowid; PostgreSQL needs an identity.
+          sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedAlwaysAsIdentity(),
+        )
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text')
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('events_owner_seq').on('events').columns(['owner_id', 'seq']).execute();
+
+      await db.schema
+        .createTable('page_cache')
+        .addColumn('cache_key', 'text', (c) => c.primaryKey())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('final_url', 'text', (c) => c.notNull())
+        .addColumn('status_code', 'integer', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('headers', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('page_cache_created').on('page_cache').column('created_at').execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export const latestMigration = Object.keys(migrations).sort().at(-1) ?? '';
+
+/** Applies every pending migration; returns the names applied now. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // Migrations run before the typed schema exists, so they see an untyped database.
+  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

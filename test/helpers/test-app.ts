@@ -1,0 +1,56 @@
+// Starts the whole app in-process on a throwaway store, for API tests through inject().
+import type { LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type Clock, systemClock } from '../../src/util/time.js';
+import { postgresDatabase, sqliteDatabase, type TestDatabase } from './databases.js';
+
+export const TEST_KEY = 'test-key-0123456789';
+export const OTHER_KEY = 'other-key-9876543210';
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  request(method: string, url: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock } = {},
+): Promise<TestApp> {
+  const database = options.backend === 'postgres' ? postgresDatabase() : sqliteDatabase();
+  const config = loadConfig({
+    DATA_DIR: database.target.dataDir,
+    DATABASE_URL: database.target.url,
+    API_KEYS: `${TEST_KEY},${OTHER_KEY}`,
+    LOG_LEVEL: 'silent',
+    ALLOW_LOCAL_TARGETS: 'true',
+    ...options.env,
+  });
+  const app = await createApp({
+    config,
+    logger: pino({ level: 'silent' }),
+    clock: options.clock ?? systemClock,
+    databaseSchema: database.target.schema,
+  });
+  return {
+    app,
+    database,
+    request(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      const key = opts.key === undefined ? TEST_KEY : opts.key;
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      return app.server.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
