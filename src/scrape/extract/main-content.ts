@@ -1,0 +1,89 @@
+// Finds the main content of a page: Readability with pre/post-processing, falling back to the page minus boilerplate.
+import { Readability } from '@mozilla/readability';
+import { removeBoilerplate } from './boilerplate.js';
+import { collapseWhitespace, type DomDocument, type DomElement } from './dom.js';
+
+/** Below this much text Readability has probably picked a fragment (or a list page defeated it). */
+const MIN_ARTICLE_CHARS = 250;
+
+export interface MainContent {
+  root: DomElement;
+  method: 'readability' | 'fallback';
+}
+
+function words(s: string): string[] {
+  return collapseWhitespace(s).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Share of the heading's words that appear in the reference title (site names make titles longer, never shorter). */
+function titleOverlap(heading: string, title: string): number {
+  const h = words(heading);
+  if (h.length === 0) return 0;
+  const t = new Set(words(title));
+  return h.filter((w) => t.has(w)).length / h.length;
+}
+
+/**
+ * The page's own headline: the h1 whose words match the document/og/JSON-LD title, captured before
+ * Readability runs because Readability drops headings that duplicate the title.
+ */
+function findHeadline(doc: DomDocument, titles: ReadonlyArray<string>): string | undefined {
+  let best: { text: string; score: number } | undefined;
+  for (const h1 of Array.from(doc.body.getElementsByTagName('h1'))) {
+    const text = collapseWhitespace(h1.textContent ?? '');
+    if (!text || text.length > 300) continue;
+    const score = Math.max(0, ...titles.map((t) => titleOverlap(text, t)));
+    if (score >= 0.6 && (!best || score > best.score)) best = { text, score };
+  }
+  return best?.text;
+}
+
+function firstHeadingText(root: DomElement): string | undefined {
+  const h = root.querySelector('h1, h2, h3');
+  return h ? collapseWhitespace(h.textContent ?? '') : undefined;
+}
+
+function textLength(el: DomElement): number {
+  return collapseWhitespace(el.textContent ?? '').length;
+}
+
+/**
+ * `doc` is consumed (Readability rewrites it). `freshDocument` returns a new, identically prepared
+ * document; it is only called when the fallback is needed, so the common path parses once.
+ */
+export function extractMainContent(
+  doc: DomDocument,
+  pageTitle: string,
+  freshDocument: () => DomDocument,
+): MainContent {
+  const ogTitle = doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
+  const headline = findHeadline(doc, [pageTitle, ogTitle].filter(Boolean));
+
+  let article: ReturnType<Readability<DomElement>['parse']> = null;
+  try {
+    // The node serializer hands back the content element itself: no HTML string round trip.
+    const reader = new Readability<DomElement>(doc, { keepClasses: true, serializer: (n) => n as unknown as DomElement });
+    article = reader.parse();
+  } catch {
+    article = null;
+  }
+
+  const content = article?.content;
+  if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
+    if (headline) {
+      const first = firstHeadingText(content);
+      const firstText = collapseWhitespace(content.textContent ?? '').slice(0, headline.length + 50);
+      if (first !== headline && !firstText.startsWith(headline)) {
+        const h1 = content.ownerDocument.createElement('h1');
+        h1.textContent = headline;
+        content.prepend(h1);
+      }
+    }
+    return { root: content, method: 'readability' };
+  }
+
+  const fresh = freshDocument();
+  const body = fresh.body;
+  removeBoilerplate(body);
+  return { root: body, method: 'fallback' };
+}
