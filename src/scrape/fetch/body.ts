@@ -1,6 +1,17 @@
 // Reads a response body through its decoders, stopping as soon as the decompressed size passes the cap.
 import { pipeline, type Readable, type Transform } from 'node:stream';
 
+const noop = (): void => undefined;
+
+/**
+ * Destroys a response body so its socket is released. undici's body emits 'error' when destroyed
+ * before its end, which would crash the process without a listener.
+ */
+export function destroyBody(stream: Readable): void {
+  stream.on('error', noop);
+  stream.destroy();
+}
+
 export class BodyTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`body exceeds ${maxBytes} bytes`);
@@ -26,8 +37,8 @@ export async function readCappedBody(source: Readable, decoders: Transform[], ma
       chunks.push(buf);
     }
   } catch (err) {
-    stream.destroy();
-    source.destroy();
+    destroyBody(stream);
+    destroyBody(source);
     throw err;
   }
   return Buffer.concat(chunks, total);

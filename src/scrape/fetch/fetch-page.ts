@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { checkHostLiteral, resolvePublicAddresses, BlockedAddressError } from '../../net/address-guard.js';
-import { BodyTooLargeError, readCappedBody } from './body.js';
+import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
 import { classifyMediaType, looksLikeHtml, parseContentType } from './content-type.js';
 import { createDecoders, UnsupportedEncodingError } from './decompress.js';
@@ -139,7 +139,7 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
       return await readPage(response.statusCode, responseHeaders, response.body, current, source, redirects, options);
     }
   } catch (err) {
-    body?.destroy();
+    if (body) destroyBody(body);
     if (timedOut) {
       throw new FetchError('TIMEOUT', `Timed out after ${options.timeoutMs} ms fetching ${current.href}`, current.href, { cause: err });
     }
@@ -178,7 +178,7 @@ async function readPage(
     new FetchError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type ${type} at ${url.href}`, url.href, { statusCode });
 
   if (kind === 'unsupported') {
-    body.destroy();
+    destroyBody(body);
     // An error page in a binary type still tells the caller its status; its bytes are useless as text.
     if (!ok) return page(mediaType, '', 'utf-8', 0);
     throw unsupported(`"${mediaType}"`);
@@ -186,7 +186,7 @@ async function readPage(
 
   const declaredLength = Number(headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes) {
-    body.destroy();
+    destroyBody(body);
     throw new FetchError('TOO_LARGE', `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes (Content-Length ${declaredLength})`, url.href, { statusCode });
   }
 
@@ -194,7 +194,7 @@ async function readPage(
   try {
     bytes = await readCappedBody(body, createDecoders(headers['content-encoding']), options.maxBytes);
   } catch (err) {
-    body.destroy();
+    destroyBody(body);
     if (err instanceof BodyTooLargeError) {
       throw new FetchError('TOO_LARGE', `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes`, url.href, { statusCode, cause: err });
     }
