@@ -29,7 +29,7 @@ function isPrivateParsed(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   if (v6.isIPv4MappedAddress()) return isPrivateIPv4(v6.toIPv4Address());
   const range = v6.range();
   if (range === 'unspecified' || range === 'loopback') return true;
-  if (v6.match(IPV4_COMPATIBLE)) return isPrivateIPv4(v6.toIPv4Address());
+  if (v6.match(IPV4_COMPATIBLE)) return isPrivateIPv4(new ipaddr.IPv4(v6.toByteArray().slice(12)));
   // Everything ipaddr.js does not call unicast: fc00::/7, fe80::/10, ff00::/8, 64:ff9b::/96
   // (NAT64 can reach internal IPv4), 2001:db8::/32, 6to4, Teredo and other special ranges.
   return range !== 'unicast';
