@@ -1,6 +1,6 @@
 // Builds the Fastify app: logging, auth, validation, error shapes, docs and the capability routes.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
@@ -22,7 +22,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger,
-    disableRequestLogging: true,
+    // Fastify's two lines per request are replaced by one 'request' line (onResponse below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     // A client's own request id is kept (for tracing across systems) when it is sane.
     genReqId: (req) => {
@@ -34,6 +35,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(zodValidatorCompiler);
+  // Bodies are JSON only: anything else is a 415, not a string handed to validation.
+  app.removeContentTypeParser('text/plain');
 
   const routes = new RouteTable();
   routes.attach(app);
