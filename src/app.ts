@@ -10,12 +10,10 @@ import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
+import { startSweeper } from './maintenance/sweeper.js';
 import { type Clock, systemClock } from './util/time.js';
 
 export const VERSION = '0.1.0';
-
-/** Job records (scrapes now, crawls later) are kept this long after they finish. */
-export const DEFAULT_RETENTION_MS = 24 * 3600 * 1000;
 
 export interface App {
   server: FastifyInstance;
@@ -47,7 +45,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clock,
       logger,
       capabilities: CURRENT_CAPABILITIES,
-      retentionMs: DEFAULT_RETENTION_MS,
+      retentionMs: config.jobRetentionMs,
       pipeline: {
         cache,
         now: clock,
@@ -65,12 +63,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       version: VERSION,
       routes: [scrapeRoutes(scrape)],
     });
+    const sweeper = startSweeper({ db: db.kysely, cache, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
     return {
       server,
       db,
       keys,
       async close() {
         await server.close();
+        await sweeper.stop();
         await db.close();
       },
     };

@@ -58,6 +58,8 @@ const envSchema = z.object({
   SCRAPE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   SCRAPE_MAX_REDIRECTS: int(10, 0, 50),
   CACHE_DEFAULT_MAX_AGE_MS: int(2 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
+  CACHE_TTL_MS: int(7 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
+  JOB_RETENTION_MS: int(24 * 3600 * 1000, 60_000, 365 * 24 * 3600 * 1000),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -77,6 +79,8 @@ export type Config = {
   scrapeMaxBytes: number;
   scrapeMaxRedirects: number;
   cacheDefaultMaxAgeMs: number;
+  cacheTtlMs: number;
+  jobRetentionMs: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -110,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scrapeMaxBytes: e.SCRAPE_MAX_BYTES,
     scrapeMaxRedirects: e.SCRAPE_MAX_REDIRECTS,
     cacheDefaultMaxAgeMs: e.CACHE_DEFAULT_MAX_AGE_MS,
+    cacheTtlMs: e.CACHE_TTL_MS,
+    jobRetentionMs: e.JOB_RETENTION_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

@@ -1,0 +1,52 @@
+// Periodic clean-up: page-cache entries past their lifetime and job records past expires_at.
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PageCache } from '../scrape/page-cache.js';
+import type { Database } from '../store/schema.js';
+import type { Clock } from '../util/time.js';
+
+export interface SweeperOptions {
+  db: Kysely<Database>;
+  cache: PageCache;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  cacheTtlMs: number;
+  intervalMs: number;
+}
+
+/** Deletes what has expired at `now`; returns what it removed. */
+export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'logger'>): Promise<{ cacheEntries: number; jobs: number }> {
+  const now = options.clock();
+  const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
+  // Only finished scrape jobs here: crawl jobs take their results with them (crawl work).
+  const result = await options.db
+    .deleteFrom('jobs')
+    .where('kind', '=', 'scrape')
+    .where('expires_at', '<', now.toISOString())
+    .executeTakeFirst();
+  return { cacheEntries, jobs: Number(result.numDeletedRows) };
+}
+
+/** Runs sweepOnce every interval; never throws, and stop() waits for a sweep in progress. */
+export function startSweeper(options: SweeperOptions): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = sweepOnce(options)
+      .then((removed) => {
+        if (removed.cacheEntries + removed.jobs > 0) options.logger.info(removed, 'swept expired data');
+      })
+      .catch((error: unknown) => options.logger.error({ err: error }, 'sweep failed; will retry next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

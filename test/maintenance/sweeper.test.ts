@@ -1,0 +1,38 @@
+// The sweeper removes expired cache entries and scrape jobs, and nothing younger.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { insertJob } from '../../src/jobs/job-store.js';
+import { sweepOnce } from '../../src/maintenance/sweeper.js';
+import { PageCache } from '../../src/scrape/page-cache.js';
+import { type Db, openDatabase } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrations.js';
+import { sqliteDatabase } from '../helpers/databases.js';
+
+const database = sqliteDatabase();
+let db: Db;
+before(async () => {
+  db = await openDatabase(database.target);
+  await migrateToLatest(db.kysely);
+});
+after(async () => {
+  await db.close();
+  await database.drop();
+});
+
+it('deletes cache entries older than the TTL and jobs past expires_at', async () => {
+  const cache = new PageCache(db.kysely);
+  const page = { url: 'https://a.test/', finalUrl: 'https://a.test/', statusCode: 200, contentType: 'text/html', headers: {}, body: 'x', engine: 'cheerio' };
+  await cache.write('old', { ...page, cachedAt: '2026-01-01T00:00:00.000Z' });
+  await cache.write('new', { ...page, cachedAt: '2026-01-09T00:00:00.000Z' });
+  const job = { ownerId: 'o', kind: 'scrape' as const, status: 'completed', url: 'https://a.test/', options: {}, createdAt: '2026-01-01T00:00:00.000Z' };
+  await insertJob(db.kysely, { ...job, id: 'expired', expiresAt: '2026-01-02T00:00:00.000Z' });
+  await insertJob(db.kysely, { ...job, id: 'kept', expiresAt: '2026-01-11T00:00:00.000Z' });
+
+  const now = new Date('2026-01-10T00:00:00.000Z');
+  const removed = await sweepOnce({ db: db.kysely, cache, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
+  assert.deepEqual(removed, { cacheEntries: 1, jobs: 1 });
+  const ids = (await db.kysely.selectFrom('jobs').select('id').execute()).map((r) => r.id);
+  assert.deepEqual(ids, ['kept']);
+  assert.ok(await cache.read('new', 10 ** 12, now));
+  assert.equal(await cache.read('old', 10 ** 12, now), undefined);
+});
