@@ -71,7 +71,12 @@ async function guardHop(url: URL, options: FetchOptions, viaProxy: boolean): Pro
   const verdict = checkHostLiteral(url.hostname);
   if (!verdict.allowed) throw new BlockedAddressError(url.hostname, verdict.address, { reason: verdict.reason });
   if (viaProxy && verdict.ip === null) {
-    await resolvePublicAddresses(url.hostname, { allowPrivate: false, ...(options.resolve ? { resolve: options.resolve } : {}) });
+    try {
+      await resolvePublicAddresses(url.hostname, { allowPrivate: false, ...(options.resolve ? { resolve: options.resolve } : {}) });
+    } catch (err) {
+      // Mapped here, without the proxy context: a name we cannot resolve is the target's fault, not the proxy's.
+      throw toFetchError(err, { url: url.href });
+    }
   }
 }
 

@@ -1,0 +1,282 @@
+// Tests of fetchPage through an HTTP proxy (absolute-URI forwarding and CONNECT) and of the guard in proxy mode.
+import assert from 'node:assert/strict';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Resolver } from '../../../src/net/address-guard.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../../src/scrape/fetch/index.js';
+import { startSiteServer, type SiteServer } from '../../fixtures/site-server.js';
+
+interface TestProxy {
+  url: string;
+  /** Absolute-URI requests forwarded (plain-http targets). */
+  forwarded: string[];
+  /** CONNECT tunnels opened (https targets). */
+  tunnels: string[];
+  proxyAuthorization: Array<string | undefined>;
+  close(): Promise<void>;
+}
+
+interface ProxyOptions {
+  /** hostname -> "host:port" actually dialled, so that a "public" name can lead to the local fixture. */
+  routes?: Record<string, string>;
+  /** Required Proxy-Authorization value; 407 without it. */
+  auth?: string;
+  /** Answer every CONNECT with 403. */
+  refuseConnect?: boolean;
+}
+
+/** A tiny forward proxy: absolute-URI GET forwarding and CONNECT tunnelling, counting both. */
+async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
+  const forwarded: string[] = [];
+  const tunnels: string[] = [];
+  const proxyAuthorization: Array<string | undefined> = [];
+  const route = (host: string, port: string): [string, number] => {
+    const mapped = opts.routes?.[host];
+    if (mapped) {
+      const [h, p] = mapped.split(':');
+      return [h!, Number(p)];
+    }
+    return [host, Number(port)];
+  };
+  const authorized = (req: IncomingMessage): boolean => {
+    proxyAuthorization.push(req.headers['proxy-authorization']);
+    return opts.auth === undefined || req.headers['proxy-authorization'] === opts.auth;
+  };
+
+  const server: Server = createServer((req, res) => {
+    if (!authorized(req)) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
+      return;
+    }
+    forwarded.push(req.url ?? '');
+    const target = new URL(req.url ?? '');
+    const [host, port] = route(target.hostname, target.port || '80');
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    delete headers['proxy-connection'];
+    const upstream = httpRequest({ host, port, path: target.pathname + target.search, method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end('bad gateway'));
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    client.on('error', () => undefined);
+    if (!authorized(req)) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+      return;
+    }
+    if (opts.refuseConnect) {
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    tunnels.push(req.url ?? '');
+    const [hostname = '', port = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
+    const [host, p] = route(hostname, port);
+    const upstream = connect(p, host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+  });
+  server.on('connection', (s: Socket) => s.on('error', () => undefined));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    forwarded,
+    tunnels,
+    proxyAuthorization,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let site: SiteServer;
+before(async () => {
+  site = await startSiteServer();
+});
+after(async () => {
+  await site.close();
+  await closeDispatchers();
+});
+
+function options(url: string, extra: Partial<FetchOptions> = {}): FetchOptions {
+  return { url, timeoutMs: 3_000, allowPrivateAddresses: true, maxBytes: 1024 * 1024, maxRedirects: 5, userAgent: 'proxy-test', ...extra };
+}
+
+async function fetchFails(opts: FetchOptions, code: FetchErrorCode): Promise<FetchError> {
+  const err = await fetchPage(opts).then(
+    () => assert.fail(`expected ${code}`),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof FetchError, String(err));
+  assert.equal(err.code, code, err.message);
+  return err;
+}
+
+describe('proxy', () => {
+  it('forwards a plain-http fetch through the proxy (absolute URI)', async () => {
+    const proxy = await startProxy();
+    try {
+      const before = site.hits.get('/') ?? 0;
+      const page = await fetchPage(options(`${site.url}/`, { proxy: proxy.url }));
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /Fixture site/);
+      assert.deepEqual(proxy.forwarded, [`${site.url}/`]);
+      assert.equal(site.hits.get('/'), before + 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('sends every redirect hop through the proxy', async () => {
+    const proxy = await startProxy();
+    try {
+      const page = await fetchPage(options(`${site.url}/redirect/2`, { proxy: proxy.url }));
+      assert.equal(page.redirects.length, 2);
+      assert.deepEqual(proxy.forwarded, [`${site.url}/redirect/2`, `${site.url}/redirect/1`, `${site.url}/pages/article.html`]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('sends user:pass from the proxy URL as Proxy-Authorization', async () => {
+    const expected = `Basic ${Buffer.from('user:p@ss word').toString('base64')}`;
+    const proxy = await startProxy({ auth: expected });
+    try {
+      const proxyUrl = proxy.url.replace('http://', `http://user:${encodeURIComponent('p@ss word')}@`);
+      const page = await fetchPage(options(`${site.url}/`, { proxy: proxyUrl }));
+      assert.equal(page.statusCode, 200);
+      assert.equal(proxy.proxyAuthorization[0], expected);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('reports missing proxy credentials (407) as PROXY_ERROR', async () => {
+    const proxy = await startProxy({ auth: 'Basic nope' });
+    try {
+      await fetchFails(options(`${site.url}/`, { proxy: proxy.url }), 'PROXY_ERROR');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('tunnels https targets with CONNECT', async () => {
+    const tls = createTlsServer(
+      {
+        key: readFileSync(new URL('../../fixtures/site/selfsigned-key.pem', import.meta.url)),
+        cert: readFileSync(new URL('../../fixtures/site/selfsigned-cert.pem', import.meta.url)),
+      },
+      (_req, res) => res.end('<html><body>secure</body></html>'),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const tlsPort = (tls.address() as AddressInfo).port;
+    const proxy = await startProxy();
+    try {
+      // The certificate is self-signed, so the TLS handshake made through the tunnel fails:
+      // that it fails with TLS_ERROR (not a proxy error) shows the tunnel itself worked.
+      const err = await fetchFails(options(`https://127.0.0.1:${tlsPort}/`, { proxy: proxy.url }), 'TLS_ERROR');
+      assert.match(err.message, /self-signed|certificate/i);
+      assert.deepEqual(proxy.tunnels, [`127.0.0.1:${tlsPort}`]);
+      assert.deepEqual(proxy.forwarded, []);
+    } finally {
+      await proxy.close();
+      tls.closeAllConnections();
+      tls.close();
+    }
+  });
+
+  it('reports a refused CONNECT as PROXY_ERROR', async () => {
+    const proxy = await startProxy({ refuseConnect: true });
+    try {
+      const err = await fetchFails(options('https://example.test/', { proxy: proxy.url }), 'PROXY_ERROR');
+      assert.match(err.message, /127\.0\.0\.1:\d+/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('reports a proxy that refuses the connection as PROXY_ERROR, without its credentials', async () => {
+    const proxy = await startProxy();
+    const url = proxy.url;
+    await proxy.close();
+    const err = await fetchFails(options(`${site.url}/`, { proxy: url.replace('http://', 'http://user:secret@') }), 'PROXY_ERROR');
+    assert.doesNotMatch(err.message, /secret/);
+  });
+
+  it('refuses a proxy URL that is not http(s)', async () => {
+    await fetchFails(options(`${site.url}/`, { proxy: 'ftp://127.0.0.1:21' }), 'PROXY_ERROR');
+    await fetchFails(options(`${site.url}/`, { proxy: 'not a url' }), 'PROXY_ERROR');
+  });
+});
+
+describe('address guard through a proxy', () => {
+  // "public.test" resolves (for us) to a public address; the test proxy routes it to the fixture.
+  // The proxy itself listens on 127.0.0.1: a private proxy is the operator's choice and is allowed.
+  const resolve: Resolver = async (host) => {
+    if (host === 'public.test') return [{ address: '93.184.216.34', family: 4 }];
+    if (host === 'rebind.test') return [{ address: '10.1.2.3', family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
+  let proxy: TestProxy;
+  let publicBase: string;
+  before(async () => {
+    proxy = await startProxy({ routes: { 'public.test': `127.0.0.1:${site.port}`, 'rebind.test': `127.0.0.1:${site.port}` } });
+    publicBase = `http://public.test:${site.port}`;
+  });
+  after(() => proxy.close());
+
+  const guarded = (url: string): FetchOptions => options(url, { proxy: proxy.url, allowPrivateAddresses: false, resolve });
+
+  it('fetches a public target through a proxy on a private address', async () => {
+    const page = await fetchPage(guarded(`${publicBase}/`));
+    assert.equal(page.statusCode, 200);
+    assert.ok(proxy.forwarded.includes(`${publicBase}/`));
+  });
+
+  it('refuses a private literal target before anything reaches the proxy', async () => {
+    const before = proxy.forwarded.length + proxy.tunnels.length;
+    for (const url of [`${site.url}/`, `http://0x7f.1:${site.port}/`, `https://[::1]/`, `http://localhost:${site.port}/`]) {
+      await fetchFails(guarded(url), 'BLOCKED_ADDRESS');
+    }
+    assert.equal(proxy.forwarded.length + proxy.tunnels.length, before);
+  });
+
+  it('resolves the target name itself and refuses a private answer', async () => {
+    const before = proxy.forwarded.length;
+    const err = await fetchFails(guarded(`http://rebind.test:${site.port}/`), 'BLOCKED_ADDRESS');
+    assert.match(err.message, /rebind\.test: it resolves to 10\.1\.2\.3/);
+    assert.equal(proxy.forwarded.length, before);
+  });
+
+  it('refuses a redirect hop to a private address', async () => {
+    for (const target of [`http://127.0.0.1:${site.port}/`, `http://rebind.test:${site.port}/`, `http://[::ffff:7f00:1]:${site.port}/`]) {
+      const start = proxy.forwarded.length;
+      const err = await fetchFails(guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(target)}`), 'BLOCKED_ADDRESS');
+      assert.equal(err.url, target);
+      // Only the first hop went out.
+      assert.equal(proxy.forwarded.length - start, 1);
+    }
+  });
+
+  it('follows a redirect between public hops', async () => {
+    const page = await fetchPage(guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(`${publicBase}/plain.txt`)}`));
+    assert.equal(page.finalUrl, `${publicBase}/plain.txt`);
+    assert.equal(page.body, 'Just plain text.\n');
+  });
+
+  it('reports a target name that does not resolve as DNS_FAILURE', async () => {
+    await fetchFails(guarded(`http://unknown.invalid/`), 'DNS_FAILURE');
+  });
+});
