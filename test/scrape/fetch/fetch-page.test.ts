@@ -338,6 +338,21 @@ describe('network errors', () => {
       server.close();
     }
   });
+  it('reports a corrupt or unknown Content-Encoding as NETWORK_ERROR', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': req.url === '/zstd' ? 'zstd' : 'gzip' });
+      res.end('this is not compressed');
+    });
+    const url = await listen(server);
+    try {
+      const corrupt = await fetchFails(options(url), 'NETWORK_ERROR');
+      assert.match(corrupt.message, /decompress/);
+      const unknown = await fetchFails(options(`${url}zstd`), 'NETWORK_ERROR');
+      assert.match(unknown.message, /zstd/);
+    } finally {
+      server.close();
+    }
+  });
   it('reports a self-signed certificate as TLS_ERROR', async () => {
     const server = createTlsServer({ key: readFileSync(TLS_KEY), cert: readFileSync(TLS_CERT) }, (_req, res) => res.end('hi'));
     const url = (await listen(server)).replace('http:', 'https:');
