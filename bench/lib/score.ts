@@ -88,16 +88,18 @@ export function aggregate(pages: ReadonlyArray<PageCounts>): PageScore {
 
 /**
  * Text of a markdown document as a reader sees it, so that syntax and URLs are not scored as words:
- * images `![alt](src)` keep only alt, links `[text](url)` keep only text, reference definitions,
+ * images `![alt](src)` are dropped whole (alt text is an attribute, not page text: Readability's
+ * textContent and the ground truth leave it out too), links `[text](url)` keep only text, reference definitions,
  * bare autolinks `<http://...>`, fenced-code markers, heading/list/quote markers, emphasis markers,
  * table pipes and separator rows are removed, and backslash escapes are undone.
  */
 export function markdownToPlainText(md: string): string {
   let s = md;
   s = s.replace(/^```[^\n]*$/gm, '');
-  // Images before links: the image syntax contains the link syntax. URLs may contain balanced parens.
-  s = s.replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1');
-  s = s.replace(/\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1');
+  // Images before links: the image syntax contains the link syntax. Destinations may be <...> or hold balanced parens.
+  const dest = String.raw`(?:<[^>\n]*>|(?:[^()\s]|\([^()]*\))*)(?:\s+"[^"]*")?`;
+  s = s.replace(new RegExp(String.raw`!\[(?:\\.|[^\]\\])*\]\(${dest}\)`, 'g'), ' ');
+  s = s.replace(new RegExp(String.raw`\[((?:\\.|[^\[\]\\]|\[(?:\\.|[^\]\\])*\])*)\]\(${dest}\)`, 'g'), '$1');
   s = s.replace(/^\s*\[[^\]]+\]:\s+\S+.*$/gm, '');
   s = s.replace(/<(?:https?|mailto):[^>\s]+>/g, '');
   s = s.replace(/^\s{0,3}#{1,6}\s+/gm, '');

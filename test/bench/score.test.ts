@@ -70,7 +70,7 @@ test('markdownToPlainText drops syntax and URLs but keeps the words', () => {
     '',
     'Some *emphasis* and **strong** with a [link text](https://example.com/a_b/c?d=1) and snake\\_case.',
     '',
-    '![an image](https://cdn.example.com/img.png "t")',
+    '![an \\[image\\]](https://cdn.example.com/img.png "t") [![logo](/l.png)](https://x.test/) [a \\[b\\] c](<https://x.test/a b>)',
     '',
     '- item one',
     '  1. nested two',
@@ -88,6 +88,7 @@ test('markdownToPlainText drops syntax and URLs but keeps the words', () => {
   const text = markdownToPlainText(md);
   assert.deepEqual(tokenize(text), [
     'Title', 'here', 'Some', 'emphasis', 'and', 'strong', 'with', 'a', 'link', 'text', 'and', 'snake_case',
-    'an', 'image', 'item', 'one', 'nested', 'two', 'quoted', 'words', 'a', 'b', 'c', 'd', 'const', 'x', '1',
+    'a', 'b', 'c',
+    'item', 'one', 'nested', 'two', 'quoted', 'words', 'a', 'b', 'c', 'd', 'const', 'x', '1',
   ]);
 });

@@ -2,6 +2,7 @@
 import { Readability } from '@mozilla/readability';
 import { removeBoilerplate } from './boilerplate.js';
 import { collapseWhitespace, type DomDocument, type DomElement } from './dom.js';
+import { postFilter } from './postfilter.js';
 
 /** Below this much text Readability has probably picked a fragment (or a list page defeated it). */
 const MIN_ARTICLE_CHARS = 250;
@@ -70,6 +71,7 @@ export function extractMainContent(
 
   const content = article?.content;
   if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
+    postFilter(content, { skip: new Set((process.env['EXTRACT_SKIP'] ?? '').split(',')) });
     if (headline) {
       const first = firstHeadingText(content);
       const firstText = collapseWhitespace(content.textContent ?? '').slice(0, headline.length + 50);
