@@ -43,8 +43,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   installErrorHandling(app, routes);
   installAuth(app, options.keys);
 
+  // While shutting down, answers close their connection: otherwise a keep-alive client
+  // would hold the server open until its idle timeout after the last in-flight request.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    if (closing) void reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
