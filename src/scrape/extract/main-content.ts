@@ -44,6 +44,28 @@ function firstHeadingText(root: DomElement): string | undefined {
   return h ? collapseWhitespace(h.textContent ?? '') : undefined;
 }
 
+/**
+ * Readability wraps its output in <div id="readability-page-1" class="page"> and creates elements
+ * with upper-case names, which linkedom serializes as <DIV>. Unwrap the page div and recreate those
+ * elements in lower case so the html format is ordinary HTML.
+ */
+function tidyReadabilityMarkup(root: DomElement): void {
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    if (el.localName === el.localName.toLowerCase()) continue;
+    const parent = el.parentNode;
+    if (!parent) continue;
+    if (el.id === 'readability-page-1') {
+      while (el.firstChild) parent.insertBefore(el.firstChild, el);
+      el.remove();
+      continue;
+    }
+    const copy = el.ownerDocument.createElement(el.localName.toLowerCase());
+    for (const attr of Array.from(el.attributes)) copy.setAttribute(attr.name, attr.value);
+    while (el.firstChild) copy.appendChild(el.firstChild);
+    el.replaceWith(copy);
+  }
+}
+
 function textLength(el: DomElement): number {
   return collapseWhitespace(el.textContent ?? '').length;
 }
@@ -71,6 +93,7 @@ export function extractMainContent(
 
   const content = article?.content;
   if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
+    tidyReadabilityMarkup(content);
     postFilter(content, { skip: new Set((process.env['EXTRACT_SKIP'] ?? '').split(',')) });
     if (headline) {
       const first = firstHeadingText(content);

@@ -78,8 +78,12 @@ function isLayoutTable(table: DomElement): boolean {
   return layout;
 }
 
+/** Turndown escapes markers that would start a block at line start; inside a cell they are plain text. */
 function escapeCell(content: string): string {
-  return collapseWhitespace(content.replace(/\n+/g, ' ')).replace(/\|/g, '\\|');
+  return collapseWhitespace(content.replace(/\n+/g, ' '))
+    .replace(/^\\([-+#>=])/, '$1')
+    .replace(/^(\d+)\\\./, '$1.')
+    .replace(/\|/g, '\\|');
 }
 
 function buildTable(content: string): string {
