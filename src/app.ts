@@ -8,6 +8,13 @@ import { CURRENT_CAPABILITIES } from './scrape/capabilities.js';
 import { PageCache } from './scrape/page-cache.js';
 import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
+import type { PipelineDeps } from './scrape/pipeline.js';
+import { closeDispatchers } from './scrape/fetch/index.js';
+import { CrawlRunner } from './crawl/runner.js';
+import { RobotsCache } from './crawl/robots-cache.js';
+import { crawlRoutes } from './crawl/routes.js';
+import { CrawlService } from './crawl/service.js';
+import { CrawlStore } from './crawl/store.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
@@ -19,6 +26,7 @@ export interface App {
   server: FastifyInstance;
   db: Db;
   keys: ApiKeys;
+  runner: CrawlRunner | undefined;
   close(): Promise<void>;
 }
 
@@ -28,11 +36,14 @@ export interface AppOptions {
   clock?: Clock;
   /** PostgreSQL schema (tests give each run its own). */
   databaseSchema?: string;
+  /** Which roles this process plays; `serve` plays all of them. */
+  roles?: { worker: boolean };
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
+  const roles = options.roles ?? { worker: true };
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema });
   try {
     const applied = await migrateToLatest(db.kysely);
@@ -40,37 +51,66 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
     const cache = new PageCache(db.kysely);
+    const pipeline: PipelineDeps = {
+      cache,
+      now: clock,
+      userAgent: config.userAgent,
+      maxBytes: config.scrapeMaxBytes,
+      maxRedirects: config.scrapeMaxRedirects,
+      allowPrivateAddresses: config.allowLocalTargets,
+      defaultMaxAgeMs: config.cacheDefaultMaxAgeMs,
+    };
     const scrape = new ScrapeService({
       db: db.kysely,
       clock,
       logger,
       capabilities: CURRENT_CAPABILITIES,
       retentionMs: config.jobRetentionMs,
-      pipeline: {
-        cache,
-        now: clock,
-        userAgent: config.userAgent,
-        maxBytes: config.scrapeMaxBytes,
-        maxRedirects: config.scrapeMaxRedirects,
-        allowPrivateAddresses: config.allowLocalTargets,
-        defaultMaxAgeMs: config.cacheDefaultMaxAgeMs,
-      },
+      pipeline,
+    });
+    const crawlStore = new CrawlStore(db.kysely, db.dialect);
+    const runner = roles.worker
+      ? new CrawlRunner({
+          store: crawlStore,
+          pipeline,
+          robots: config.respectRobotsTxt ? new RobotsCache({ userAgent: config.userAgent, allowPrivateAddresses: config.allowLocalTargets }) : undefined,
+          clock,
+          logger,
+          concurrency: config.crawlConcurrency,
+          jobConcurrency: config.crawlJobConcurrency,
+          hostConcurrency: config.crawlHostConcurrency,
+          leaseMs: config.crawlLeaseMs,
+          retentionMs: config.jobRetentionMs,
+          retryBaseMs: config.crawlRetryBaseMs,
+        })
+      : undefined;
+    const crawl = new CrawlService({
+      store: crawlStore,
+      clock,
+      capabilities: CURRENT_CAPABILITIES,
+      retentionMs: config.jobRetentionMs,
+      onCreated: () => runner?.notify(),
     });
     const server = await buildServer({
       logger,
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
-      routes: [scrapeRoutes(scrape)],
+      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl)],
     });
-    const sweeper = startSweeper({ db: db.kysely, cache, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
+    const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
+    runner?.start();
     return {
       server,
       db,
       keys,
+      runner,
       async close() {
+        // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();
+        await runner?.stop();
         await sweeper.stop();
+        await closeDispatchers();
         await db.close();
       },
     };

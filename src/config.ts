@@ -60,6 +60,12 @@ const envSchema = z.object({
   CACHE_DEFAULT_MAX_AGE_MS: int(2 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
   CACHE_TTL_MS: int(7 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
   JOB_RETENTION_MS: int(24 * 3600 * 1000, 60_000, 365 * 24 * 3600 * 1000),
+  CRAWL_CONCURRENCY: int(16, 1, 1000),
+  CRAWL_JOB_CONCURRENCY: int(8, 1, 1000),
+  CRAWL_HOST_CONCURRENCY: int(8, 1, 1000),
+  CRAWL_LEASE_MS: int(30_000, 500, 3_600_000),
+  CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
+  RESPECT_ROBOTS_TXT: bool(true),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -81,6 +87,12 @@ export type Config = {
   cacheDefaultMaxAgeMs: number;
   cacheTtlMs: number;
   jobRetentionMs: number;
+  crawlConcurrency: number;
+  crawlJobConcurrency: number;
+  crawlHostConcurrency: number;
+  crawlLeaseMs: number;
+  crawlRetryBaseMs: number;
+  respectRobotsTxt: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -116,6 +128,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheDefaultMaxAgeMs: e.CACHE_DEFAULT_MAX_AGE_MS,
     cacheTtlMs: e.CACHE_TTL_MS,
     jobRetentionMs: e.JOB_RETENTION_MS,
+    crawlConcurrency: e.CRAWL_CONCURRENCY,
+    crawlJobConcurrency: e.CRAWL_JOB_CONCURRENCY,
+    crawlHostConcurrency: e.CRAWL_HOST_CONCURRENCY,
+    crawlLeaseMs: e.CRAWL_LEASE_MS,
+    crawlRetryBaseMs: e.CRAWL_RETRY_BASE_MS,
+    respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

@@ -12,6 +12,8 @@ const USAGE = `Usage: crawlservice <command>
 
 Commands:
   serve                     start the API and every background role in one process (default)
+  api                       start only the API (scale-out: workers run elsewhere on the same database)
+  worker                    start only the background roles (crawl worker, sweeper)
   migrate                   apply pending database migrations and exit
   keys create [--name N]    create an API key and print it once
   keys list                 list API keys (ids, names, prefixes; never the keys)
@@ -29,9 +31,9 @@ async function withDatabase<T>(config: Config, fn: (db: Db, applied: string[]) =
   }
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, mode: 'serve' | 'api' | 'worker'): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const app = await createApp({ config, logger });
+  const app = await createApp({ config, logger, roles: { worker: mode !== 'api' } });
   logger.info({ database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir }) }, 'store ready');
 
   if (config.createInitialKey && !app.keys.hasEnvKeys && (await app.keys.countStored()) === 0) {
@@ -65,8 +67,12 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  if (mode === 'worker') {
+    logger.info({ workerId: app.runner?.workerId }, 'worker running');
+    return;
+  }
   const address = await app.server.listen({ port: config.port, host: config.host });
-  logger.info({ address, publicUrl: config.publicUrl ?? null }, 'listening');
+  logger.info({ address, publicUrl: config.publicUrl ?? null, roles: mode === 'serve' ? ['api', 'worker'] : ['api'] }, 'listening');
 }
 
 async function keysCommand(config: Config, args: string[]): Promise<void> {
@@ -115,7 +121,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
     case 'api':
-      return serve(config);
+    case 'worker':
+      return serve(config, command);
     case 'migrate': {
       const applied = await withDatabase(config, async (_db, names) => names);
       const target = describeTarget({ url: config.databaseUrl, dataDir: config.dataDir });

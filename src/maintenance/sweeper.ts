@@ -1,6 +1,7 @@
 // Periodic clean-up: page-cache entries past their lifetime and job records past expires_at.
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CrawlStore } from '../crawl/store.js';
 import type { PageCache } from '../scrape/page-cache.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
@@ -8,6 +9,7 @@ import type { Clock } from '../util/time.js';
 export interface SweeperOptions {
   db: Kysely<Database>;
   cache: PageCache;
+  crawls: CrawlStore;
   clock: Clock;
   logger: FastifyBaseLogger;
   cacheTtlMs: number;
@@ -15,16 +17,16 @@ export interface SweeperOptions {
 }
 
 /** Deletes what has expired at `now`; returns what it removed. */
-export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'logger'>): Promise<{ cacheEntries: number; jobs: number }> {
+export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'logger'>): Promise<{ cacheEntries: number; jobs: number; crawls: number }> {
   const now = options.clock();
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
-  // Only finished scrape jobs here: crawl jobs take their results with them (crawl work).
+  const crawls = await options.crawls.deleteExpired(now.toISOString());
   const result = await options.db
     .deleteFrom('jobs')
     .where('kind', '=', 'scrape')
     .where('expires_at', '<', now.toISOString())
     .executeTakeFirst();
-  return { cacheEntries, jobs: Number(result.numDeletedRows) };
+  return { cacheEntries, jobs: Number(result.numDeletedRows), crawls };
 }
 
 /** Runs sweepOnce every interval; never throws, and stop() waits for a sweep in progress. */
@@ -34,7 +36,7 @@ export function startSweeper(options: SweeperOptions): { stop(): Promise<void> }
     if (running) return;
     running = sweepOnce(options)
       .then((removed) => {
-        if (removed.cacheEntries + removed.jobs > 0) options.logger.info(removed, 'swept expired data');
+        if (removed.cacheEntries + removed.jobs + removed.crawls > 0) options.logger.info(removed, 'swept expired data');
       })
       .catch((error: unknown) => options.logger.error({ err: error }, 'sweep failed; will retry next interval'))
       .finally(() => {

@@ -1,6 +1,6 @@
 // Versioned schema migrations, written once with Kysely's schema builder for SQLite and PostgreSQL.
 import type { Database } from './schema.js';
-import { type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter } from 'kysely';
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
@@ -74,6 +74,42 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('page_cache_created').on('page_cache').column('created_at').execute();
+    },
+  },
+  '0002_crawl': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = isSqlite(db);
+      const serial = (c: ColumnDefinitionBuilder) =>
+        sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedAlwaysAsIdentity();
+
+      // The frontier: every URL a crawl admitted, with its state. Living in the store (not in
+      // memory) is what lets a killed process resume a crawl exactly where it was.
+      await db.schema
+        .createTable('crawl_pages')
+        .addColumn('id', sqlite ? 'integer' : 'bigint', serial)
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('depth', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('available_at', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('error', 'text')
+        .addUniqueConstraint('crawl_pages_job_url', ['job_id', 'url'])
+        .execute();
+      await db.schema.createIndex('crawl_pages_claim').on('crawl_pages').columns(['state', 'job_id', 'available_at']).execute();
+
+      // Saved pages, in the order they finished (seq), which is the order of the results pages.
+      await db.schema
+        .createTable('crawl_results')
+        .addColumn('seq', sqlite ? 'integer' : 'bigint', serial)
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('crawl_results_job_seq').on('crawl_results').columns(['job_id', 'seq']).execute();
     },
   },
 };

@@ -52,9 +52,32 @@ export interface PageCacheTable {
   created_at: string;
 }
 
+export interface CrawlPageTable {
+  id: Generated<number>;
+  job_id: string;
+  url: string;
+  depth: number;
+  state: string;
+  attempts: number;
+  available_at: string;
+  lease_until: string | null;
+  lease_owner: string | null;
+  error: string | null;
+}
+
+export interface CrawlResultTable {
+  seq: Generated<number>;
+  job_id: string;
+  url: string;
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   jobs: JobTable;
   events: EventTable;
   page_cache: PageCacheTable;
+  crawl_pages: CrawlPageTable;
+  crawl_results: CrawlResultTable;
 }

@@ -1,6 +1,7 @@
 // The sweeper removes expired cache entries and scrape jobs, and nothing younger.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { CrawlStore } from '../../src/crawl/store.js';
 import { insertJob } from '../../src/jobs/job-store.js';
 import { sweepOnce } from '../../src/maintenance/sweeper.js';
 import { PageCache } from '../../src/scrape/page-cache.js';
@@ -28,11 +29,21 @@ it('deletes cache entries older than the TTL and jobs past expires_at', async ()
   await insertJob(db.kysely, { ...job, id: 'expired', expiresAt: '2026-01-02T00:00:00.000Z' });
   await insertJob(db.kysely, { ...job, id: 'kept', expiresAt: '2026-01-11T00:00:00.000Z' });
 
+  await insertJob(db.kysely, { ...job, kind: 'crawl', id: 'old-crawl', expiresAt: '2026-01-02T00:00:00.000Z' });
+  await db.kysely.insertInto('crawl_results').values({ job_id: 'old-crawl', url: 'https://a.test/', data: '{}', created_at: job.createdAt }).execute();
+  await db.kysely
+    .insertInto('crawl_pages')
+    .values({ job_id: 'old-crawl', url: 'https://a.test/', depth: 0, state: 'done', attempts: 0, available_at: job.createdAt, lease_until: null, lease_owner: null, error: null })
+    .execute();
+
   const now = new Date('2026-01-10T00:00:00.000Z');
-  const removed = await sweepOnce({ db: db.kysely, cache, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
-  assert.deepEqual(removed, { cacheEntries: 1, jobs: 1 });
+  const crawls = new CrawlStore(db.kysely, db.dialect);
+  const removed = await sweepOnce({ db: db.kysely, cache, crawls, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
+  assert.deepEqual(removed, { cacheEntries: 1, jobs: 1, crawls: 1 });
   const ids = (await db.kysely.selectFrom('jobs').select('id').execute()).map((r) => r.id);
   assert.deepEqual(ids, ['kept']);
+  assert.equal((await db.kysely.selectFrom('crawl_results').selectAll().execute()).length, 0);
+  assert.equal((await db.kysely.selectFrom('crawl_pages').selectAll().execute()).length, 0);
   assert.ok(await cache.read('new', 10 ** 12, now));
   assert.equal(await cache.read('old', 10 ** 12, now), undefined);
 });

@@ -15,7 +15,7 @@ for (const make of allDatabases()) {
     let db: Db;
     before(async () => {
       db = await openDatabase(database.target);
-      assert.deepEqual(await migrateToLatest(db.kysely), [latestMigration]);
+      assert.equal((await migrateToLatest(db.kysely)).at(-1), latestMigration);
     });
     after(async () => {
       await db.close();

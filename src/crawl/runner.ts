@@ -1,0 +1,251 @@
+// The crawl worker: leases frontier pages from the store, runs the page pipeline, records outcomes; never throws.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
+import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
+import type { Format } from '../scrape/schema.js';
+import type { Clock } from '../util/time.js';
+import { HostLimiter } from './host-limiter.js';
+import type { RobotsCache } from './robots-cache.js';
+import type { CrawlOptions } from './schema.js';
+import { createScope, normalizeUrl, type Scope } from './scope/index.js';
+import type { ClaimedPage, CrawlStore } from './store.js';
+
+export interface CrawlRunnerOptions {
+  store: CrawlStore;
+  pipeline: PipelineDeps;
+  robots: RobotsCache | undefined;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Pages in flight in this process, over all crawls. */
+  concurrency: number;
+  /** Pages in flight per crawl (over all workers). */
+  jobConcurrency: number;
+  hostConcurrency: number;
+  leaseMs: number;
+  retentionMs: number;
+  /** Idle poll interval; new work also wakes the loop at once. */
+  pollMs?: number;
+  /** Base of the retry backoff (attempt n waits base * 2^(n-1)). */
+  retryBaseMs?: number;
+}
+
+interface JobContext {
+  options: CrawlOptions;
+  scope: Scope;
+  loadedAt: number;
+}
+
+const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(['TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE']);
+const MAX_RETRIES = 2;
+
+class RetryablePageError extends Error {}
+
+export class CrawlRunner {
+  readonly workerId = randomUUID();
+  private readonly hosts: HostLimiter;
+  private readonly jobs = new Map<string, JobContext>();
+  private active = 0;
+  private stopped = true;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: CrawlRunnerOptions) {
+    this.hosts = new HostLimiter(o.hostConcurrency);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
+    this.heartbeat.unref();
+    this.loopDone = this.loop();
+  }
+
+  /** New work exists (a crawl was created): look now instead of at the next poll. */
+  notify(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops taking work and waits for the pages in flight; their leases are kept valid until then. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.notify();
+    await this.loopDone;
+    await Promise.allSettled([...this.inFlight]);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+
+  private now(): string {
+    return this.o.clock().toISOString();
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      await this.o.store.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
+    } catch (error) {
+      this.o.logger.error({ err: error }, 'crawl lease renewal failed');
+    }
+  }
+
+  private async loop(): Promise<void> {
+    let lastRelease = 0;
+    while (!this.stopped) {
+      try {
+        if (Date.now() - lastRelease > Math.min(5000, this.o.leaseMs)) {
+          lastRelease = Date.now();
+          const released = await this.o.store.releaseExpiredLeases(this.now());
+          if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
+        }
+        const free = this.o.concurrency - this.active;
+        const claimed = free > 0 ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
+        for (const page of claimed) this.launch(page);
+        if (claimed.length === 0 || this.active >= this.o.concurrency) await this.idle();
+      } catch (error) {
+        this.o.logger.error({ err: error }, 'crawl loop step failed; retrying');
+        await this.idle();
+      }
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.o.pollMs ?? 500);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private launch(page: ClaimedPage): void {
+    this.active++;
+    const task = this.process(page)
+      .catch((error: unknown) => this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'))
+      .finally(() => {
+        this.active--;
+        this.inFlight.delete(task);
+        this.notify();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async context(jobId: string): Promise<JobContext | undefined> {
+    const cached = this.jobs.get(jobId);
+    if (cached) return cached;
+    const row = await this.o.store.options(jobId);
+    if (!row) return undefined;
+    const options = row.resolved;
+    const ctx: JobContext = {
+      options,
+      scope: createScope({
+        seed: options.seed,
+        strategy: options.strategy,
+        includePaths: options.includePaths,
+        excludePaths: options.excludePaths,
+        scrapePaths: options.scrapePaths,
+        maxDepth: options.maxDepth,
+      }),
+      loadedAt: Date.now(),
+    };
+    if (this.jobs.size > 1000) this.jobs.clear();
+    this.jobs.set(jobId, ctx);
+    return ctx;
+  }
+
+  private async process(page: ClaimedPage): Promise<void> {
+    const ctx = await this.context(page.jobId);
+    if (!ctx) return;
+    const { options, scope } = ctx;
+    const base = {
+      pageId: page.id,
+      jobId: page.jobId,
+      leaseOwner: this.workerId,
+      linkDepth: page.depth + 1,
+      limit: options.limit,
+      retentionMs: this.o.retentionMs,
+      links: [] as string[],
+    };
+
+    let delayMs = 0;
+    if (this.o.robots) {
+      const rules = await this.o.robots.rulesFor(page.url, options.page.proxy);
+      if (!rules.isAllowed(page.url)) {
+        await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: 'Disallowed by robots.txt' } });
+        return;
+      }
+      delayMs = rules.crawlDelayMs() ?? 0;
+    }
+
+    const host = new URL(page.url).host;
+    let result: PageResult;
+    const release = await this.hosts.acquire(host, delayMs);
+    try {
+      result = await this.fetch(page, options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof RetryablePageError || (error instanceof FetchError && RETRYABLE.has(error.code))) {
+        if (options.retry && page.attempts < MAX_RETRIES) {
+          const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;
+          await this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message);
+          return;
+        }
+      }
+      if (!(error instanceof FetchError) && !(error instanceof RetryablePageError)) {
+        this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
+      }
+      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message } });
+      return;
+    } finally {
+      release();
+    }
+
+    const links = await this.discover(result, page, ctx);
+    const finalUrl = normalizeUrl(result.metadata.final_url);
+    const alias = finalUrl && finalUrl !== page.url ? finalUrl : undefined;
+    const status = result.metadata.status_code;
+    if (status >= 400) {
+      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), failed: { error: `The page answered HTTP ${status}` } });
+      return;
+    }
+    if (scope.shouldSave(page.url)) {
+      const data: Record<string, unknown> = { ...result };
+      if (!options.page.formats.includes('links')) delete data.links;
+      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), saved: { url: result.url, data } });
+    } else {
+      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), visited: true });
+    }
+  }
+
+  private async fetch(page: ClaimedPage, options: CrawlOptions): Promise<PageResult> {
+    // Links are always extracted: discovery needs them even when the client did not ask.
+    const formats: Format[] = options.page.formats.includes('links') ? options.page.formats : [...options.page.formats, 'links'];
+    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, { readCache: false });
+    const status = result.metadata.status_code;
+    if (status === 429 || status >= 500) throw new RetryablePageError(`The page answered HTTP ${status}`);
+    return result;
+  }
+
+  /** In-scope links of a page, normalized, filtered by scope, depth and robots. */
+  private async discover(result: PageResult, page: ClaimedPage, ctx: JobContext): Promise<string[]> {
+    const depth = page.depth + 1;
+    if (depth > ctx.options.maxDepth) return [];
+    const out: string[] = [];
+    for (const raw of result.links ?? []) {
+      const url = normalizeUrl(raw);
+      if (!url || !ctx.scope.shouldVisit(url, depth)) continue;
+      if (this.o.robots) {
+        const rules = await this.o.robots.rulesFor(url, ctx.options.page.proxy);
+        if (!rules.isAllowed(url)) continue;
+      }
+      out.push(url);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,83 @@
+// Request schema of crawl creation (interface 2.1) and the options a crawl runs with.
+import { z } from 'zod';
+import { ENGINES, type Engine, type PageOptions, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
+import { isValidPathPattern, type Strategy } from './scope/index.js';
+
+export const STRATEGIES = ['all', 'same-domain', 'same-hostname', 'same-origin'] as const;
+export const MAX_CRAWL_LIMIT = 100_000;
+export const MAX_CRAWL_DEPTH = 100;
+
+const pathRules = z
+  .array(z.string().min(1).max(2048).refine((p) => isValidPathPattern(p), { message: 'Not a valid path pattern' }))
+  .max(100);
+
+export const crawlRequestSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8192)
+      .refine(
+        (value) => {
+          try {
+            const u = new URL(value);
+            return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'Must be an absolute http:// or https:// URL' },
+      ),
+    template_id: z.string().min(1).max(255).optional(),
+    variables: z.record(z.string(), z.unknown()).optional(),
+    engine: z.enum(ENGINES).optional(),
+    exclude_paths: pathRules.optional(),
+    include_paths: pathRules.optional(),
+    scrape_paths: pathRules.optional(),
+    max_depth: z.number().int().min(0).max(MAX_CRAWL_DEPTH).optional(),
+    strategy: z.enum(STRATEGIES).optional(),
+    limit: z.number().int().min(1).max(MAX_CRAWL_LIMIT).optional(),
+    retry: z.boolean().optional(),
+    scrape_options: pageOptionsSchema.optional(),
+    ...pageOptionsShape,
+  })
+  .meta({ id: 'CrawlRequest' });
+export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
+
+/** Everything a crawl runs with, defaults applied; stored with the job so a restart resumes it as it was. */
+export interface CrawlOptions {
+  seed: string;
+  engine: Engine;
+  strategy: Strategy;
+  maxDepth: number;
+  limit: number;
+  includePaths?: string[];
+  excludePaths?: string[];
+  scrapePaths?: string[];
+  retry: boolean;
+  page: PageOptions;
+}
+
+/** Per-page options: top-level fields, overridden field by field by scrape_options (decisions.md). */
+export function resolveCrawlOptions(request: CrawlRequest): CrawlOptions {
+  const { url, scrape_options, template_id, variables, exclude_paths, include_paths, scrape_paths, max_depth, strategy, limit, retry, engine, ...topLevelPage } = request;
+  void template_id;
+  void variables;
+  const merged = { ...topLevelPage };
+  for (const [key, value] of Object.entries(scrape_options ?? {})) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return {
+    seed: url,
+    engine: engine ?? 'auto',
+    strategy: strategy ?? 'same-domain',
+    maxDepth: max_depth ?? 10,
+    limit: limit ?? 100,
+    includePaths: include_paths,
+    excludePaths: exclude_paths,
+    scrapePaths: scrape_paths,
+    retry: retry ?? false,
+    page: resolvePageOptions({ ...merged, engine }),
+  };
+}

@@ -1,0 +1,96 @@
+// Crawl operations behind the routes: create, status, results pages, cancel.
+import { randomUUID } from 'node:crypto';
+import { conflict, notFound, validationError } from '../http/errors.js';
+import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
+import type { Clock } from '../util/time.js';
+import { type CrawlRequest, resolveCrawlOptions } from './schema.js';
+import { normalizeUrl } from './scope/index.js';
+import type { CrawlJob, CrawlStore } from './store.js';
+
+export const RESULTS_PAGE_SIZE = 100;
+
+export interface CrawlServiceDeps {
+  store: CrawlStore;
+  clock: Clock;
+  capabilities: Capabilities;
+  retentionMs: number;
+  /** Called after a crawl is created, so a worker looks for work at once. */
+  onCreated?: () => void;
+}
+
+export interface CrawlStatus {
+  job_id: string;
+  status: string;
+  start_time: string;
+  expires_at: string;
+  credits_used: number;
+  total: number;
+  completed: number;
+  failed: number;
+}
+
+export class CrawlService {
+  constructor(private readonly deps: CrawlServiceDeps) {}
+
+  async create(ownerId: string, request: CrawlRequest): Promise<{ job_id: string; status: 'created'; message: string }> {
+    if (request.template_id !== undefined) {
+      // Templates do not exist yet, so every id is unknown.
+      throw validationError([{ field: 'template_id', code: 'custom', message: `Template '${request.template_id}' not found` }]);
+    }
+    const options = resolveCrawlOptions(request);
+    const refused = unsupportedOptions(options.page, this.deps.capabilities);
+    if (refused.length > 0) throw validationError(refused);
+    const seed = normalizeUrl(request.url);
+    if (!seed) throw validationError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
+    options.seed = seed;
+    const id = randomUUID();
+    await this.deps.store.create({ id, ownerId, options, request: { ...request }, now: this.deps.clock().toISOString(), retentionMs: this.deps.retentionMs });
+    this.deps.onCreated?.();
+    return { job_id: id, status: 'created', message: 'Crawl job has been queued for processing' };
+  }
+
+  private async job(ownerId: string, id: string): Promise<CrawlJob> {
+    const job = await this.deps.store.find(ownerId, id);
+    // An expired job is gone even before the sweeper deletes its rows.
+    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString())) throw notFound('job');
+    return job;
+  }
+
+  async status(ownerId: string, id: string): Promise<CrawlStatus> {
+    const job = await this.job(ownerId, id);
+    return {
+      job_id: job.id,
+      status: job.status,
+      start_time: job.created_at,
+      expires_at: job.expires_at ?? '',
+      credits_used: job.credits_used,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+    };
+  }
+
+  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    const job = await this.job(ownerId, id);
+    const data = await this.deps.store.results(id, skip, RESULTS_PAGE_SIZE);
+    const nextSkip = skip + data.length;
+    // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
+    const more = data.length === RESULTS_PAGE_SIZE && nextSkip < job.completed;
+    return {
+      success: true,
+      status: job.status,
+      total: job.total,
+      completed: job.completed,
+      credits_used: job.credits_used,
+      ...(more ? { next: `${baseUrl}/v1/crawl/${id}?skip=${nextSkip}` } : {}),
+      data,
+    };
+  }
+
+  async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    const outcome = await this.deps.store.cancel(ownerId, id, this.deps.clock().toISOString(), this.deps.retentionMs);
+    if (outcome === 'missing') throw notFound('job');
+    if (outcome === 'finished') throw conflict('Job already finished', 'Finished jobs cannot be cancelled');
+    return { job_id: id, status: 'cancelled' };
+  }
+}

@@ -1,0 +1,379 @@
+// Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
+import type { Kysely, Transaction } from 'kysely';
+import { recordEvent } from '../events/outbox.js';
+import { insertJob } from '../jobs/job-store.js';
+import type { Dialect } from '../store/database.js';
+import type { Database, JobTable } from '../store/schema.js';
+import type { CrawlOptions } from './schema.js';
+
+type Trx = Transaction<Database>;
+
+/** Frontier states: queued -> in_flight -> done | failed | skipped (cancelled or duplicate). */
+export type PageState = 'queued' | 'in_flight' | 'done' | 'failed' | 'skipped';
+
+export interface ClaimedPage {
+  id: number;
+  jobId: string;
+  url: string;
+  depth: number;
+  attempts: number;
+}
+
+export interface PageOutcome {
+  pageId: number;
+  /** The worker that holds the page's lease: a worker that lost its lease records nothing. */
+  leaseOwner: string;
+  jobId: string;
+  /** Saved content (the result item), when the page passed scrape_paths and succeeded. */
+  saved?: { url: string; data: Record<string, unknown> };
+  /** The page was fetched and extracted, but only visited (scrape_paths did not match). */
+  visited?: boolean;
+  failed?: { error: string };
+  /** In-scope links found on the page, already normalized and filtered, in page order. */
+  links: string[];
+  linkDepth: number;
+  /** Another URL the page answered at (after redirects): marked done so it is not visited again. */
+  alias?: string;
+  limit: number;
+  now: string;
+  retentionMs: number;
+}
+
+export type CrawlJob = JobTable;
+
+function addMs(isoTime: string, ms: number): string {
+  return new Date(Date.parse(isoTime) + ms).toISOString();
+}
+
+export class CrawlStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** The job row, its seed page and crawl.created, in one transaction. */
+  async create(input: { id: string; ownerId: string; options: CrawlOptions; request: Record<string, unknown>; now: string; retentionMs: number }): Promise<void> {
+    const { id, ownerId, options, now } = input;
+    await this.db.transaction().execute(async (trx) => {
+      await insertJob(trx, {
+        id,
+        ownerId,
+        kind: 'crawl',
+        status: 'pending',
+        url: options.seed,
+        options: { request: input.request, resolved: options },
+        createdAt: now,
+        expiresAt: addMs(now, input.retentionMs),
+      });
+      await trx.updateTable('jobs').set({ total: 1 }).where('id', '=', id).execute();
+      await trx
+        .insertInto('crawl_pages')
+        .values({ job_id: id, url: options.seed, depth: 0, state: 'queued', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: null })
+        .execute();
+      await recordEvent(trx, {
+        ownerId,
+        type: 'crawl.created',
+        subjectId: id,
+        createdAt: now,
+        payload: { job_id: id, status: 'created', url: options.seed, created_at: now },
+      });
+    });
+  }
+
+  async find(ownerId: string, id: string): Promise<CrawlJob | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('kind', '=', 'crawl').executeTakeFirst();
+  }
+
+  /** The options a crawl was created with (as stored with its job). */
+  async options(jobId: string): Promise<{ resolved: CrawlOptions } | undefined> {
+    const row = await this.db.selectFrom('jobs').select('options').where('id', '=', jobId).executeTakeFirst();
+    return row ? (JSON.parse(row.options) as { resolved: CrawlOptions }) : undefined;
+  }
+
+  async results(jobId: string, skip: number, pageSize: number): Promise<Array<Record<string, unknown>>> {
+    const rows = await this.db.selectFrom('crawl_results').select('data').where('job_id', '=', jobId).orderBy('seq').limit(pageSize).offset(skip).execute();
+    return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
+  }
+
+  /** Extends the leases of every page `owner` holds: the heartbeat of a live worker. */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db.updateTable('crawl_pages').set({ lease_until: until }).where('state', '=', 'in_flight').where('lease_owner', '=', owner).execute();
+  }
+
+  /** Puts pages whose lease ran out (their worker died) back in the queue. */
+  async releaseExpiredLeases(now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('crawl_pages')
+      .set({ state: 'queued', lease_until: null, lease_owner: null })
+      .where('state', '=', 'in_flight')
+      .where('lease_until', '<', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Leases up to `max` queued pages, spread over the crawls that have work so that one big
+   * crawl cannot starve a small one; at most `perJob` in flight per crawl. Marks crawls whose
+   * first page this is as started (crawl.started).
+   */
+  async claim(input: { owner: string; now: string; leaseMs: number; max: number; perJob: number; exclude?: ReadonlySet<string> }): Promise<ClaimedPage[]> {
+    if (input.max <= 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const jobs = await trx
+        .selectFrom('crawl_pages')
+        .select('job_id')
+        .distinct()
+        .where('state', '=', 'queued')
+        .where('available_at', '<=', input.now)
+        .limit(200)
+        .execute();
+      const candidates = jobs.map((j) => j.job_id).filter((id) => !input.exclude?.has(id));
+      if (candidates.length === 0) return [];
+      const inFlight = await trx
+        .selectFrom('crawl_pages')
+        .select(['job_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('state', '=', 'in_flight')
+        .where('job_id', 'in', candidates)
+        .groupBy('job_id')
+        .execute();
+      const busy = new Map(inFlight.map((r) => [r.job_id, Number(r.n)]));
+      const share = Math.max(1, Math.ceil(input.max / candidates.length));
+      const claimed: ClaimedPage[] = [];
+      for (const jobId of candidates) {
+        const room = Math.min(share, input.perJob - (busy.get(jobId) ?? 0), input.max - claimed.length);
+        if (room <= 0) continue;
+        let query = trx
+          .selectFrom('crawl_pages')
+          .select(['id', 'job_id', 'url', 'depth', 'attempts'])
+          .where('job_id', '=', jobId)
+          .where('state', '=', 'queued')
+          .where('available_at', '<=', input.now)
+          .orderBy('id')
+          .limit(room);
+        // Several workers on PostgreSQL: each takes rows no one else holds.
+        if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
+        const rows = await query.execute();
+        if (rows.length === 0) continue;
+        await trx
+          .updateTable('crawl_pages')
+          .set({ state: 'in_flight', lease_until: addMs(input.now, input.leaseMs), lease_owner: input.owner })
+          .where('id', 'in', rows.map((r) => r.id))
+          .execute();
+        for (const r of rows) claimed.push({ id: Number(r.id), jobId: r.job_id, url: r.url, depth: r.depth, attempts: r.attempts });
+        await this.markStarted(trx, jobId, input.now);
+        if (claimed.length >= input.max) break;
+      }
+      return claimed;
+    });
+  }
+
+  private async markStarted(trx: Trx, jobId: string, now: string): Promise<void> {
+    const result = await trx
+      .updateTable('jobs')
+      .set({ started_at: now, updated_at: now })
+      .where('id', '=', jobId)
+      .where('started_at', 'is', null)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return;
+    const job = await trx.selectFrom('jobs').select(['owner_id', 'url', 'created_at']).where('id', '=', jobId).executeTakeFirstOrThrow();
+    await recordEvent(trx, {
+      ownerId: job.owner_id,
+      type: 'crawl.started',
+      subjectId: jobId,
+      createdAt: now,
+      payload: { job_id: jobId, status: 'running', url: job.url, created_at: job.created_at, started_at: now },
+    });
+  }
+
+  /** Gives a page back to the queue for another attempt at `availableAt`. */
+  async retry(pageId: number, owner: string, availableAt: string, error: string): Promise<void> {
+    await this.db
+      .updateTable('crawl_pages')
+      .set((eb) => ({ state: 'queued', lease_until: null, lease_owner: null, available_at: availableAt, error, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', pageId)
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /**
+   * Records what became of one page, atomically: its state, its saved result, the new links it
+   * admitted (never past `limit`), the job's counters and, when it was the last page, the job's
+   * end with its event. A page whose lease was lost, or whose crawl is no longer running,
+   * changes nothing but its own state.
+   */
+  async finishPage(outcome: PageOutcome): Promise<'recorded' | 'ignored'> {
+    return this.db.transaction().execute(async (trx) => {
+      let jobQuery = trx.selectFrom('jobs').selectAll().where('id', '=', outcome.jobId);
+      // Serializes the page completions of one crawl on PostgreSQL (SQLite has one writer anyway).
+      if (this.dialect === 'postgres') jobQuery = jobQuery.forUpdate();
+      const job = await jobQuery.executeTakeFirst();
+      const state: PageState = outcome.failed ? 'failed' : 'done';
+      if (!job || job.status !== 'pending') {
+        await trx
+          .updateTable('crawl_pages')
+          .set({ state: 'skipped', lease_until: null, lease_owner: null })
+          .where('id', '=', outcome.pageId)
+          .where('state', '=', 'in_flight')
+          .where('lease_owner', '=', outcome.leaseOwner)
+          .execute();
+        return 'ignored';
+      }
+      const mine = await trx
+        .updateTable('crawl_pages')
+        .set({ state, lease_until: null, lease_owner: null, error: outcome.failed?.error ?? null })
+        .where('id', '=', outcome.pageId)
+        .where('state', '=', 'in_flight')
+        .where('lease_owner', '=', outcome.leaseOwner)
+        .executeTakeFirst();
+      if (Number(mine.numUpdatedRows) !== 1) return 'ignored';
+
+      if (outcome.saved) {
+        await trx
+          .insertInto('crawl_results')
+          .values({ job_id: outcome.jobId, url: outcome.saved.url, data: JSON.stringify(outcome.saved.data), created_at: outcome.now })
+          .execute();
+      }
+      if (outcome.alias) await this.markAlias(trx, outcome.jobId, outcome.alias, outcome.now);
+      const admitted = await this.admitLinks(trx, outcome.jobId, outcome.links, outcome.linkDepth, outcome.limit - job.total, outcome.now);
+
+      const completed = job.completed + (outcome.saved ? 1 : 0);
+      const failed = job.failed + (outcome.failed ? 1 : 0);
+      await trx
+        .updateTable('jobs')
+        .set({
+          total: job.total + admitted,
+          completed,
+          failed,
+          credits_used: job.credits_used + (outcome.saved ? 1 : 0),
+          updated_at: outcome.now,
+          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error } : {}),
+        })
+        .where('id', '=', outcome.jobId)
+        .execute();
+
+      const open = await trx
+        .selectFrom('crawl_pages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('job_id', '=', outcome.jobId)
+        .where('state', 'in', ['queued', 'in_flight'])
+        .executeTakeFirstOrThrow();
+      if (Number(open.n) === 0) {
+        await this.finishJob(trx, { ...job, completed, failed, total: job.total + admitted, credits_used: job.credits_used + (outcome.saved ? 1 : 0) }, outcome, outcome.now);
+      }
+      return 'recorded';
+    });
+  }
+
+  private async markAlias(trx: Trx, jobId: string, url: string, now: string): Promise<void> {
+    const existing = await trx.selectFrom('crawl_pages').select(['id', 'state']).where('job_id', '=', jobId).where('url', '=', url).executeTakeFirst();
+    if (!existing) {
+      // Not counted in `total`: it is the same page under another address, not another visit.
+      await trx
+        .insertInto('crawl_pages')
+        .values({ job_id: jobId, url, depth: 0, state: 'skipped', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: 'alias' })
+        .execute();
+    } else if (existing.state === 'queued') {
+      await trx.updateTable('crawl_pages').set({ state: 'skipped', error: 'duplicate of a redirect target' }).where('id', '=', existing.id).execute();
+    }
+  }
+
+  /** Inserts the links not yet known, at most `room`; returns how many were admitted. */
+  private async admitLinks(trx: Trx, jobId: string, links: string[], depth: number, room: number, now: string): Promise<number> {
+    if (room <= 0 || links.length === 0) return 0;
+    const unique = [...new Set(links)];
+    const known = new Set<string>();
+    // Chunks keep the IN list under SQLite's variable limit.
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const rows = await trx.selectFrom('crawl_pages').select('url').where('job_id', '=', jobId).where('url', 'in', chunk).execute();
+      for (const r of rows) known.add(r.url);
+    }
+    const fresh = unique.filter((u) => !known.has(u)).slice(0, room);
+    for (let i = 0; i < fresh.length; i += 200) {
+      const chunk = fresh.slice(i, i + 200);
+      await trx
+        .insertInto('crawl_pages')
+        .values(chunk.map((url) => ({ job_id: jobId, url, depth, state: 'queued', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: null })))
+        .execute();
+    }
+    return fresh.length;
+  }
+
+  private async finishJob(trx: Trx, job: CrawlJob, outcome: PageOutcome, now: string): Promise<void> {
+    const status = job.completed > 0 ? 'completed' : 'failed';
+    const errorMessage = status === 'failed' ? (job.error_message ?? outcome.failed?.error ?? 'No page could be saved') : null;
+    await trx
+      .updateTable('jobs')
+      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage })
+      .where('id', '=', job.id)
+      .execute();
+    await recordEvent(trx, {
+      ownerId: job.owner_id,
+      type: `crawl.${status}`,
+      subjectId: job.id,
+      createdAt: now,
+      payload: {
+        job_id: job.id,
+        status,
+        url: job.url,
+        total: job.total,
+        completed: job.completed,
+        failed: job.failed,
+        credits_used: job.credits_used,
+        ...(errorMessage ? { error_message: errorMessage } : {}),
+        created_at: job.created_at,
+        completed_at: now,
+      },
+    });
+  }
+
+  /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */
+  async cancel(ownerId: string, jobId: string, now: string, retentionMs: number): Promise<'cancelled' | 'finished' | 'missing'> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('jobs').selectAll().where('id', '=', jobId).where('owner_id', '=', ownerId).where('kind', '=', 'crawl');
+      if (this.dialect === 'postgres') q = q.forUpdate();
+      const job = await q.executeTakeFirst();
+      if (!job) return 'missing';
+      if (job.status !== 'pending') return 'finished';
+      await trx
+        .updateTable('jobs')
+        .set({ status: 'cancelled', finished_at: now, updated_at: now, expires_at: addMs(now, retentionMs) })
+        .where('id', '=', jobId)
+        .execute();
+      await trx.updateTable('crawl_pages').set({ state: 'skipped', error: 'cancelled' }).where('job_id', '=', jobId).where('state', '=', 'queued').execute();
+      await recordEvent(trx, {
+        ownerId,
+        type: 'crawl.cancelled',
+        subjectId: jobId,
+        createdAt: now,
+        payload: {
+          job_id: jobId,
+          status: 'cancelled',
+          url: job.url,
+          total: job.total,
+          completed: job.completed,
+          failed: job.failed,
+          credits_used: job.credits_used,
+          created_at: job.created_at,
+          cancelled_at: now,
+        },
+      });
+      return 'cancelled';
+    });
+  }
+
+  /** Deletes crawls past expires_at with their frontier and results. */
+  async deleteExpired(now: string): Promise<number> {
+    const expired = await this.db.selectFrom('jobs').select('id').where('kind', '=', 'crawl').where('expires_at', '<', now).limit(1000).execute();
+    if (expired.length === 0) return 0;
+    const ids = expired.map((e) => e.id);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
+      await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
+      await trx.deleteFrom('jobs').where('id', 'in', ids).execute();
+    });
+    return ids.length;
+  }
+}
