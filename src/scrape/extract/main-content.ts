@@ -39,6 +39,15 @@ function findHeadline(doc: DomDocument, titles: ReadonlyArray<string>): string |
   return best?.text;
 }
 
+/** Readability turns the article's h1 into an h2; when that h2 is the headline it becomes h1 again. */
+function restoreHeadlineLevel(root: DomElement, headline: string): void {
+  const h = root.querySelector('h1, h2, h3');
+  if (!h || h.nodeName === 'H1' || collapseWhitespace(h.textContent ?? '') !== headline) return;
+  const h1 = root.ownerDocument.createElement('h1');
+  while (h.firstChild) h1.appendChild(h.firstChild);
+  h.replaceWith(h1);
+}
+
 function firstHeadingText(root: DomElement): string | undefined {
   const h = root.querySelector('h1, h2, h3');
   return h ? collapseWhitespace(h.textContent ?? '') : undefined;
@@ -96,6 +105,7 @@ export function extractMainContent(
     tidyReadabilityMarkup(content);
     postFilter(content, { skip: new Set((process.env['EXTRACT_SKIP'] ?? '').split(',')) });
     if (headline) {
+      restoreHeadlineLevel(content, headline);
       const first = firstHeadingText(content);
       const firstText = collapseWhitespace(content.textContent ?? '').slice(0, headline.length + 50);
       if (first !== headline && !firstText.startsWith(headline)) {

@@ -161,7 +161,8 @@ function createService(): TurndownService {
       const href = a.getAttribute('href');
       const text = content.trim();
       if (!text) return '';
-      if (!href || href.startsWith('#')) return content;
+      // href="#" (a script hook, absolutized to "page#") links nowhere.
+      if (!href || href.startsWith('#') || href.endsWith('#')) return content;
       const dest = href.replace(/([<>()])/g, '\\$1').replace(/ /g, '%20');
       // Keep the surrounding spaces outside the brackets so "[ word ]" does not appear.
       const lead = /^\s/.test(content) ? ' ' : '';

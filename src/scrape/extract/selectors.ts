@@ -19,13 +19,28 @@ export function isValidCssSelector(selector: string): boolean {
   let ok: boolean;
   try {
     compile(s);
-    ok = true;
+    ok = !hasDanglingParts(s);
   } catch {
     ok = false;
   }
   if (validity.size > 10_000) validity.clear();
   validity.set(s, ok);
   return ok;
+}
+
+/**
+ * css-select accepts relative selectors ("> p", "+ p", "p >") and empty class names ("div..x")
+ * because it also serves scoped queries; as a top-level include/exclude filter they are mistakes.
+ */
+function hasDanglingParts(selector: string): boolean {
+  const skeleton = selector
+    .replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""')
+    .replace(/\[[^\]]*\]/g, '[]')
+    .replace(/\([^()]*\)/g, '()');
+  return skeleton.split(',').some((part) => {
+    const p = part.trim();
+    return !p || /^[>+~]/.test(p) || /[>+~]$/.test(p) || /[.#](?![\w\u00a0-\uffff\\-])/.test(p);
+  });
 }
 
 function validList(selectors: ReadonlyArray<string> | undefined): string | undefined {

@@ -1,0 +1,233 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractPage, isValidCssSelector, type ContentFormat } from '../../../src/scrape/extract/index.js';
+import { fixture, pageUrl } from './helpers.js';
+
+const ALL: ContentFormat[] = ['markdown', 'html', 'text', 'links'];
+
+function page(name: string, extra: Partial<Parameters<typeof extractPage>[0]> = {}) {
+  return extractPage({ html: fixture(`${name}.html`), url: pageUrl(name), onlyMainContent: true, formats: ALL, ...extra });
+}
+
+test('onlyMainContent true drops nav/header/aside/footer; false keeps the whole body', () => {
+  const main = page('article');
+  const full = page('article', { onlyMainContent: false });
+  for (const boiler of ['Most read', 'Storm season arrives early', 'All rights reserved', '[News](http://site.test/news/)']) {
+    assert.ok(!main.markdown?.includes(boiler), `main content must not contain ${boiler}`);
+    assert.ok(full.markdown?.includes(boiler), `full page must contain ${boiler}`);
+  }
+  assert.ok(main.markdown?.startsWith('# How Lighthouses Work\n'));
+  assert.ok(full.markdown?.includes('# How Lighthouses Work\n'));
+  // Scripts and styles never leak into any format.
+  for (const r of [main, full]) {
+    assert.ok(!r.markdown?.includes('analytics') && !r.text?.includes('analytics') && !r.html?.includes('<script'));
+    assert.ok(!r.html?.includes('font-family'));
+  }
+});
+
+test('formats: only what is asked is computed', () => {
+  const r = page('article', { formats: ['links'] });
+  assert.deepEqual(Object.keys(r).sort(), ['links', 'metadata']);
+  const m = page('article', { formats: ['markdown'] });
+  assert.equal(m.html, undefined);
+  assert.equal(m.text, undefined);
+  assert.equal(m.links, undefined);
+  assert.equal(typeof m.markdown, 'string');
+});
+
+test('metadata fields', () => {
+  const { metadata } = page('article', { formats: [] });
+  assert.deepEqual(metadata, {
+    title: 'How Lighthouses Work | Coastal Weekly',
+    description: 'A short history of lighthouse optics and keepers.',
+    language: 'en',
+    canonical: 'http://site.test/articles/how-lighthouses-work',
+    og: {
+      title: 'How Lighthouses Work',
+      type: 'article',
+      image: 'http://site.test/images/og-lighthouse.jpg',
+      url: 'http://site.test/pages/article.html',
+    },
+    author: 'Ada Keeper',
+    publishedTime: '2024-05-01T08:00:00Z',
+    favicon: 'http://site.test/favicon.ico',
+  });
+  // Canonical resolves against <base href>.
+  assert.equal(page('base-tag', { formats: [] }).metadata.canonical, 'https://cdn.example.com/docs/install.html');
+});
+
+test('metadata title falls back to og:title, then the first h1; description to og:description; language to the meta', () => {
+  const og = extractPage({
+    html: '<html><head><meta property="og:title" content="OG Title"><meta property="og:description" content="OG desc"><meta http-equiv="content-language" content="de"></head><body><h1>Heading</h1></body></html>',
+    url: 'https://x.test/',
+    onlyMainContent: false,
+    formats: [],
+  }).metadata;
+  assert.equal(og.title, 'OG Title');
+  assert.equal(og.description, 'OG desc');
+  assert.equal(og.language, 'de');
+  const h1 = extractPage({ html: '<body><h1> Only  a heading </h1></body>', url: 'https://x.test/', onlyMainContent: false, formats: [] }).metadata;
+  assert.equal(h1.title, 'Only a heading');
+  assert.deepEqual(extractPage({ html: '<p>x</p>', url: 'https://x.test/', onlyMainContent: false, formats: [] }).metadata, { title: '', og: {} });
+});
+
+test('links: whole page, absolute, no fragments, de-duplicated, http(s) only, document order', () => {
+  assert.deepEqual(page('links').links, [
+    'http://site.test/',
+    'http://site.test/about',
+    'http://site.test/pages/links.html',
+    'http://other.test/path?q=1',
+    'https://example.org/x',
+    'http://site.test/pages/sub/page.html',
+    'http://site.test/spaced',
+    'http://site.test/contact',
+  ]);
+  // Links come from the whole page even when only the main content is converted.
+  const links = page('article').links ?? [];
+  assert.ok(links.includes('http://site.test/news/storm-season.html'));
+  assert.ok(links.includes('http://site.test/privacy/'));
+});
+
+test('links resolve against <base href>', () => {
+  assert.deepEqual(page('base-tag').links, [
+    'https://cdn.example.com/docs/index.html',
+    'https://cdn.example.com/docs/downloads/latest.html',
+    'https://cdn.example.com/guides/first-steps.html',
+    'https://cdn.example.com/faq.html',
+  ]);
+});
+
+test('text output: one line per block, whitespace collapsed, no markup', () => {
+  assert.equal(
+    page('base-tag').text,
+    [
+      'Installing the CLI',
+      'Download the archive for your platform from the downloads page and unpack it anywhere on your disk. The binary has no other dependencies and runs on any recent system.',
+      'Then check the installation by printing the version, and read the first steps guide or the FAQ when something goes wrong.',
+    ].join('\n'),
+  );
+  const text = page('article').text ?? '';
+  assert.ok(text.includes('\nTrim the wicks\nRemove the charred ends\nCheck the oil level\nPolish the lens\n'));
+  assert.doesNotMatch(text, /[<>]|  /);
+});
+
+test('cleaned html: main content only, absolute href/src/srcset, no scripts/comments', () => {
+  const html = extractPage({
+    html: `<html><body><nav><a href="/n">Nav</a></nav><article><h1>Title of the post</h1>
+      <!-- a comment --><script>evil()</script>
+      <p>${'Some long enough article text to be the main content of the page. '.repeat(8)}
+      <a href="rel/link">rel</a> <img src="i.png" srcset="i.png 1x, /big/i.png 2x"></p></article></body></html>`,
+    url: 'https://www.example.com/blog/post',
+    onlyMainContent: true,
+    formats: ['html'],
+  }).html ?? '';
+  assert.ok(html.includes('href="https://www.example.com/blog/rel/link"'));
+  assert.ok(html.includes('src="https://www.example.com/blog/i.png"'));
+  assert.ok(html.includes('srcset="https://www.example.com/blog/i.png 1x, https://www.example.com/big/i.png 2x"'));
+  assert.ok(html.includes('<h1>Title of the post</h1>'));
+  assert.ok(!html.includes('<!--') && !html.includes('evil') && !html.includes('Nav'));
+  assert.doesNotMatch(html, /<DIV|readability-page/);
+});
+
+test('excludeTags removes matching elements before extraction', () => {
+  const r = page('article', { excludeTags: ['blockquote', 'h2'], formats: ['markdown'] });
+  assert.ok(!r.markdown?.includes('twenty miles'));
+  assert.ok(!r.markdown?.includes("keeper's duties"));
+  assert.ok(r.markdown?.includes('Fresnel lens'));
+});
+
+test('includeTags keeps only matching elements (outermost match, document order)', () => {
+  const r = page('article', { onlyMainContent: false, includeTags: ['blockquote', 'h1', 'blockquote p'], formats: ['markdown', 'text'] });
+  assert.equal(r.markdown, '# How Lighthouses Work\n\n> The lens concentrated the light of a single lamp into a beam visible for more than twenty miles.');
+  const none = page('article', { onlyMainContent: false, includeTags: ['.does-not-exist'], formats: ['markdown', 'text'] });
+  assert.equal(none.markdown, '');
+  assert.equal(none.text, '');
+  // Links are still those of the whole page.
+  assert.ok((page('article', { includeTags: ['h1'], formats: ['links'] }).links ?? []).length > 5);
+});
+
+test('include and exclude combine; invalid selectors are ignored at extraction time', () => {
+  const r = page('table', {
+    onlyMainContent: false,
+    includeTags: ['#content'],
+    excludeTags: ['table', '[[bad'],
+    formats: ['text'],
+  });
+  assert.equal(
+    r.text,
+    [
+      'Tide Tables for May',
+      'The table below lists the predicted high and low tides at the harbour entrance for the first days of May. Times are local and heights are given in metres above chart datum.',
+      "Predictions can differ from observed levels by up to half a metre in strong onshore winds, so always check the harbour master's notices before sailing.",
+    ].join('\n'),
+  );
+});
+
+test('short or list-like pages fall back to the page minus boilerplate', () => {
+  const html = `<html><head><title>Shop</title></head><body>
+    <header><a href="/">Logo</a><nav><a href="/a">A</a></nav></header>
+    <div class="cookie-banner">We use cookies. <a href="/ok">OK</a></div>
+    <main><h1>Opening hours</h1><ul><li>Mon–Fri 9–17</li><li>Sat 10–14</li></ul></main>
+    <footer>Footer text</footer></body></html>`;
+  const r = extractPage({ html, url: 'https://shop.test/', onlyMainContent: true, formats: ['markdown'] });
+  assert.equal(r.markdown, '# Opening hours\n\n- Mon–Fri 9–17\n- Sat 10–14');
+});
+
+test('malformed and empty input never throw', () => {
+  const empty = extractPage({ html: '', url: 'https://x.test/', onlyMainContent: true, formats: ALL });
+  assert.deepEqual(empty, { metadata: { title: '', og: {} }, links: [], markdown: '', html: '', text: '' });
+  for (const html of ['just text', '<div><p>unclosed <b>bold', '</td></tr><p>x', '<<<>>>', '<html><body></html></body>', '\u0000\uFFFF']) {
+    for (const onlyMainContent of [true, false]) {
+      const r = extractPage({ html, url: 'not a url', onlyMainContent, formats: ALL });
+      assert.equal(typeof r.markdown, 'string');
+      assert.ok(Array.isArray(r.links));
+    }
+  }
+  const r = extractPage({ html: '<div><p>unclosed <b>bold', url: 'https://x.test/', onlyMainContent: false, formats: ['markdown'] });
+  assert.equal(r.markdown, 'unclosed **bold**');
+});
+
+test('markdown conversion details: code languages, tables without header, links', () => {
+  const html = `<body>
+    <pre class="highlight-rust"><code>fn main() {}</code></pre>
+    <pre><code class="lang-go">package main</code></pre>
+    <pre>plain block</pre>
+    <table><tr><td>a</td><td>b|c</td></tr><tr><td colspan="2">wide</td></tr></table>
+    <p><a href="/x">x <em>y</em></a> <a href="#">skip</a> <a href="/empty"></a> <del>gone</del></p>
+    <ol start="3"><li>three</li><li>four</li></ol></body>`;
+  const md = extractPage({ html, url: 'https://x.test/dir/', onlyMainContent: false, formats: ['markdown'] }).markdown;
+  assert.equal(
+    md,
+    [
+      '```rust',
+      'fn main() {}',
+      '```',
+      '',
+      '```go',
+      'package main',
+      '```',
+      '',
+      '```',
+      'plain block',
+      '```',
+      '',
+      '| a | b\\|c |',
+      '| --- | --- |',
+      '| wide | |',
+      '',
+      '[x *y*](https://x.test/x) skip ~~gone~~',
+      '',
+      '3. three',
+      '4. four',
+    ].join('\n'),
+  );
+});
+
+test('isValidCssSelector', () => {
+  for (const ok of ['p', 'div.content > p', '#main', 'a[href^="http"]', 'article, .post', 'li:nth-child(2n+1)', 'p:not(.ad)', '[data-x="1"]']) {
+    assert.equal(isValidCssSelector(ok), true, ok);
+  }
+  for (const bad of ['', '   ', 'div[', '[[bad', '>', 'p:unknown-pseudo', 'a[href=', 'div..x', 'x'.repeat(1001), 'p >', '+ p']) {
+    assert.equal(isValidCssSelector(bad), false, bad);
+  }
+});
