@@ -3,8 +3,10 @@ import picomatch from 'picomatch';
 
 const MAX_PATTERN_LENGTH = 2048;
 const URL_PATTERN = /^https?:\/\//i;
-/** Any other `scheme://` can never match a crawlable URL, so it is a user mistake, not a path. */
-const OTHER_SCHEME_PATTERN = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** Any other `scheme://` (or a glob in the scheme) can never match a crawlable URL: a mistake, not a path. */
+const OTHER_SCHEME_PATTERN = /^[^/]*:\/\//;
+/** Shell-style negated class `[!a]`; picomatch only understands the regex spelling `[^a]` reliably. */
+const SHELL_NEGATED_CLASS = /(?<!\\)\[!/g;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LOWER_HEX_ESCAPE = /%[0-9a-f]{2}/gi;
@@ -17,9 +19,9 @@ const LOWER_HEX_ESCAPE = /%[0-9a-f]{2}/gi;
  */
 const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true, nonegate: true, windows: false };
 
-/** A pattern turned into the glob actually compiled, and what it is matched against. */
+/** A pattern turned into the globs actually compiled, and what they are matched against. */
 interface PreparedPattern {
-  glob: string;
+  globs: string[];
   wholeUrl: boolean;
 }
 
@@ -66,12 +68,16 @@ function preparePattern(pattern: string): PreparedPattern {
     const query = queryStart === -1 ? '' : pathAndQuery.slice(queryStart);
     const normalizedPath = query === '' ? stripTrailingSlash(upperCaseEscapes(path)) : upperCaseEscapes(path);
     const glob = `${scheme}://${normalizeAuthority(scheme, authority)}${normalizedPath}${query}`;
-    return { glob, wholeUrl: true };
+    return { globs: [glob.replace(SHELL_NEGATED_CLASS, '[^')], wholeUrl: true };
   }
   if (OTHER_SCHEME_PATTERN.test(trimmed)) throw new TypeError(`only http(s) URL patterns can match: ${pattern}`);
   // A relative pattern is read as rooted: `blog/*` means `/blog/*`, not "blog anywhere".
   const rooted = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-  return { glob: stripTrailingSlash(upperCaseEscapes(rooted)), wholeUrl: false };
+  const glob = stripTrailingSlash(upperCaseEscapes(rooted)).replace(SHELL_NEGATED_CLASS, '[^');
+  // picomatch wants at least one directory for a leading `/**/` (`/**/x` misses `/x`), unlike
+  // `/a/**/x`, which matches `/a/x`; the rooted form is added so `**` means zero or more everywhere.
+  const globs = glob.startsWith('/**/') ? [glob, glob.slice(3)] : [glob];
+  return { globs, wholeUrl: false };
 }
 
 /**
@@ -83,10 +89,11 @@ function preparePattern(pattern: string): PreparedPattern {
 export function isValidPathPattern(pattern: string): boolean {
   if (typeof pattern !== 'string' || pattern.length > MAX_PATTERN_LENGTH || CONTROL_CHARS.test(pattern)) return false;
   try {
-    const { glob } = preparePattern(pattern);
-    const re = picomatch.makeRe(glob, { ...GLOB_OPTIONS, strictBrackets: true });
-    // picomatch gives up on some malformed braces with a regex that matches nothing.
-    return re.source !== '$^';
+    return preparePattern(pattern).globs.every((glob) => {
+      const re = picomatch.makeRe(glob, { ...GLOB_OPTIONS, strictBrackets: true });
+      // picomatch gives up on some malformed braces with a regex that matches nothing.
+      return re.source !== '$^';
+    });
   } catch {
     return false;
   }
@@ -163,7 +170,7 @@ export function compilePatterns(patterns: readonly string[] | undefined): Patter
   for (const pattern of patterns ?? []) {
     if (!isValidPathPattern(pattern)) throw new TypeError(`invalid path pattern: ${JSON.stringify(pattern)}`);
     const prepared = preparePattern(pattern);
-    (prepared.wholeUrl ? urlGlobs : pathGlobs).push(prepared.glob);
+    (prepared.wholeUrl ? urlGlobs : pathGlobs).push(...prepared.globs);
   }
   const pathTest = anyOf(pathGlobs);
   const urlTest = anyOf(urlGlobs);
