@@ -56,12 +56,12 @@ export function createScope(options: ScopeOptions): Scope {
     seed,
     shouldVisit(url: string, depth: number): boolean {
       if (url === seed) return true;
-      if (!(depth <= maxDepth) || !(depth >= 0)) return false; // also refuses NaN
       const parsed = parseHttp(url);
       if (parsed === undefined) return false;
       // A link to the seed with a fragment is still the seed (callers should pass normalized URLs anyway).
       const href = parsed.hash === '' ? parsed.href : parsed.href.slice(0, -parsed.hash.length);
       if (href === seed) return true;
+      if (!(depth <= maxDepth) || !(depth >= 0)) return false; // also refuses NaN
       if (!inStrategy(parsed) || hasNonHtmlExtension(parsed.pathname)) return false;
       const subject = new MatchSubject(parsed);
       if (exclude.size > 0 && exclude.matches(subject)) return false;
