@@ -190,6 +190,11 @@ export class CrawlRunner {
       result = await this.fetch(page, options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof FetchError && error.code === 'REDIRECT_DUPLICATE') {
+        // The page is another address of one already taken: visited, neither saved nor failed.
+        await this.o.store.finishPage({ ...base, now: this.now(), visited: true });
+        return;
+      }
       if (error instanceof RetryablePageError || (error instanceof FetchError && RETRYABLE.has(error.code))) {
         if (options.retry && page.attempts < MAX_RETRIES) {
           const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;
@@ -226,7 +231,11 @@ export class CrawlRunner {
   private async fetch(page: ClaimedPage, options: CrawlOptions): Promise<PageResult> {
     // Links are always extracted: discovery needs them even when the client did not ask.
     const formats: Format[] = options.page.formats.includes('links') ? options.page.formats : [...options.page.formats, 'links'];
-    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, { readCache: false });
+    const onRedirect = async (next: string): Promise<boolean> => {
+      const url = normalizeUrl(next);
+      return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
+    };
+    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, { readCache: false, onRedirect });
     const status = result.metadata.status_code;
     if (status === 429 || status >= 500) throw new RetryablePageError(`The page answered HTTP ${status}`);
     return result;

@@ -266,6 +266,20 @@ export class CrawlStore {
     });
   }
 
+  /**
+   * Takes `url` for a page being fetched (a redirect target): true when no page of the crawl
+   * has it yet, so the fetch may go on; false when it is known, so it would be a second visit.
+   */
+  async claimAlias(jobId: string, url: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('crawl_pages')
+      .values({ job_id: jobId, url, depth: 0, state: 'skipped', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: 'alias' })
+      .onConflict((oc) => oc.columns(['job_id', 'url']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return result !== undefined;
+  }
+
   private async markAlias(trx: Trx, jobId: string, url: string, now: string): Promise<void> {
     const existing = await trx.selectFrom('crawl_pages').select(['id', 'state']).where('job_id', '=', jobId).where('url', '=', url).executeTakeFirst();
     if (!existing) {

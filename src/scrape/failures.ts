@@ -16,6 +16,7 @@ const STATUS: Record<FetchErrorCode, number> = {
   PROXY_ERROR: 502,
   NETWORK_ERROR: 502,
   ABORTED: 503,
+  REDIRECT_DUPLICATE: 502,
 };
 
 const LABEL: Record<FetchErrorCode, string> = {
@@ -32,6 +33,7 @@ const LABEL: Record<FetchErrorCode, string> = {
   PROXY_ERROR: 'Proxy error',
   NETWORK_ERROR: 'Network error',
   ABORTED: 'Scrape aborted',
+  REDIRECT_DUPLICATE: 'Duplicate redirect',
 };
 
 export interface PageFailure {

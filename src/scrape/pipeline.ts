@@ -49,6 +49,8 @@ export interface PageRunOptions {
   /** Crawls write the cache but never read it (interface 2.3 rule 4). */
   readCache: boolean;
   signal?: AbortSignal;
+  /** See FetchOptions.onRedirect. */
+  onRedirect?: (next: string) => Promise<boolean>;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -79,6 +81,7 @@ async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps,
     maxRedirects: deps.maxRedirects,
     userAgent: deps.userAgent,
     signal: run.signal,
+    onRedirect: run.onRedirect,
   });
   const page: CachedPage = {
     url: fetched.sourceUrl,

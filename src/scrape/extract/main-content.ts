@@ -103,7 +103,7 @@ export function extractMainContent(
   const content = article?.content;
   if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
     tidyReadabilityMarkup(content);
-    postFilter(content, { skip: new Set((process.env['EXTRACT_SKIP'] ?? '').split(',')) });
+    postFilter(content);
     if (headline) {
       restoreHeadlineLevel(content, headline);
       const first = firstHeadingText(content);

@@ -135,6 +135,11 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
             statusCode: response.statusCode,
           });
         }
+        if (options.onRedirect && !(await options.onRedirect(next.href))) {
+          throw new FetchError('REDIRECT_DUPLICATE', `${current.href} redirects to ${next.href}, which was already taken`, next.href, {
+            statusCode: response.statusCode,
+          });
+        }
         headers = headersForHop(headers, current, next);
         redirects.push(next.href);
         current = next;

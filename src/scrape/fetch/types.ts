@@ -17,6 +17,11 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Test hook; default DNS. */
   resolve?: Resolver;
+  /**
+   * Asked before following each redirect hop; answering false stops the fetch with
+   * REDIRECT_DUPLICATE. Crawls use it so a redirect to a page already visited is not fetched again.
+   */
+  onRedirect?: (next: string) => Promise<boolean>;
 }
 
 export interface FetchedPage {
@@ -40,6 +45,7 @@ export interface FetchedPage {
 }
 
 export type FetchErrorCode =
+  | 'REDIRECT_DUPLICATE'
   | 'INVALID_URL'
   | 'BLOCKED_ADDRESS'
   | 'DNS_FAILURE'
