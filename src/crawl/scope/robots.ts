@@ -15,20 +15,21 @@ export interface RobotsRules {
 /** RFC 9309 2.5: crawlers must parse at least 500 KiB; Google ignores what comes after that. */
 export const MAX_ROBOTS_CHARS = 500 * 1024;
 
-/** Browser-like tokens that never name a crawler, skipped when looking for the product token. */
-const GENERIC_TOKENS = new Set(['mozilla', 'compatible', 'applewebkit', 'khtml', 'gecko', 'chrome', 'safari', 'like']);
+const TOKEN = /^[A-Za-z_-][A-Za-z0-9_-]*/;
+const COMPATIBLE = /\bcompatible;\s*([^;)]*)/i;
 
 /**
- * The product token robots.txt groups are matched by (RFC 9309 2.2.1: letters, `_` and `-`).
- * robots-parser would take everything before the first `/`, which turns a browser-like
- * `Mozilla/5.0 (compatible; CrawlService/0.1; ...)` into `mozilla`; this finds `crawlservice`.
+ * The product token robots.txt groups are matched by (RFC 9309 2.2.1), lower-cased as robots-parser
+ * keys its groups. robots-parser would take everything before the first `/`, which turns a
+ * browser-like `Mozilla/5.0 (compatible; CrawlService/0.1; ...)` into `mozilla`; this finds
+ * `crawlservice`. A plain browser string names no crawler and gets `*`.
  */
 export function productToken(userAgent: string): string {
-  for (const word of userAgent.split(/[\s;()]+/)) {
-    const token = /^[A-Za-z_-]+/.exec(word)?.[0];
-    if (token !== undefined && !GENERIC_TOKENS.has(token.toLowerCase())) return token.toLowerCase();
-  }
-  return '*';
+  const compatible = COMPATIBLE.exec(userAgent)?.[1];
+  const candidate = compatible ?? userAgent.trim();
+  const token = TOKEN.exec(candidate)?.[0]?.toLowerCase();
+  if (token === undefined || token === 'mozilla') return '*';
+  return token;
 }
 
 /** robots-parser only answers for URLs of the robots.txt's own origin; this is the origin's path key. */
@@ -60,7 +61,9 @@ function absoluteSitemaps(robotsUrl: string, listed: readonly string[]): string[
  * A URL of another origin is not governed by this file and is allowed: its own robots.txt decides.
  */
 export function parseRobots(robotsUrl: string, body: string, userAgent: string): RobotsRules {
-  const text = body.length > MAX_ROBOTS_CHARS ? body.slice(0, MAX_ROBOTS_CHARS) : body;
+  let text = body.length > MAX_ROBOTS_CHARS ? body.slice(0, MAX_ROBOTS_CHARS) : body;
+  // robots-parser would read a byte-order mark as part of the first field name and lose that line.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const robots = robotsParser(robotsUrl, text);
   const agent = productToken(userAgent);
   const origin = originOf(robotsUrl);
