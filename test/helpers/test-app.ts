@@ -17,9 +17,11 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock } = {},
+  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = options.backend === 'postgres' ? postgresDatabase() : sqliteDatabase();
+  // A shared database (several apps on one store) is dropped by its creator, not by close().
+  const shared = options.database !== undefined;
+  const database = options.database ?? (options.backend === 'postgres' ? postgresDatabase() : sqliteDatabase());
   const config = loadConfig({
     DATA_DIR: database.target.dataDir,
     DATABASE_URL: database.target.url,
@@ -50,7 +52,7 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }
