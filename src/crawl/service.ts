@@ -88,6 +88,7 @@ export class CrawlService {
   }
 
   async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    await this.job(ownerId, id);
     const outcome = await this.deps.store.cancel(ownerId, id, this.deps.clock().toISOString(), this.deps.retentionMs);
     if (outcome === 'missing') throw notFound('job');
     if (outcome === 'finished') throw conflict('Job already finished', 'Finished jobs cannot be cancelled');
