@@ -28,7 +28,7 @@ export interface NoiseOptions {
   stripChrome?: boolean;
 }
 
-const CHROME_TAGS = new Set(['NAV', 'FOOTER', 'ASIDE', 'DIALOG']);
+const CHROME_TAGS = new Set(['NAV', 'FOOTER', 'ASIDE', 'DIALOG', 'HEADER']);
 const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog']);
 
 function isChrome(el: DomElement): boolean {

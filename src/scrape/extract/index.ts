@@ -49,10 +49,19 @@ function promoteLazyImages(root: DomElement): void {
   }
 }
 
-function prepare(doc: DomDocument, input: ExtractInput, mainContent: boolean): void {
-  removeNoise(doc, { keepNoscript: mainContent, stripChrome: mainContent });
+/**
+ * Noise removal and the client's selectors. In main-content mode site chrome is stripped too, except
+ * when include_tags picked the content explicitly: a client asking for `nav` gets the nav.
+ */
+function prepare(doc: DomDocument, input: ExtractInput, mode: 'main' | 'fallback' | 'full'): void {
+  const picked = hasSelectors(input.includeTags);
+  removeNoise(doc, { keepNoscript: mode === 'main', stripChrome: mode === 'main' && !picked });
   applyExcludeTags(doc, input.excludeTags);
   applyIncludeTags(doc, input.includeTags);
+}
+
+function hasSelectors(list: ReadonlyArray<string> | undefined): boolean {
+  return (list ?? []).some(isValidCssSelector);
 }
 
 function emptyResult(formats: ReadonlyArray<ContentFormat>): ExtractResult {
@@ -89,16 +98,15 @@ function extract(input: ExtractInput): ExtractResult {
 
   let root: DomElement;
   if (input.onlyMainContent) {
-    prepare(doc, input, true);
-    root = extractMainContent(doc, metadata.title, () => {
-      const fresh = parseDocument(html);
-      removeNoise(fresh, { keepNoscript: false });
-      applyExcludeTags(fresh, input.excludeTags);
-      applyIncludeTags(fresh, input.includeTags);
-      return fresh;
-    }).root;
+    prepare(doc, input, 'main');
+    const fresh = (): DomDocument => {
+      const d = parseDocument(html);
+      prepare(d, input, 'fallback');
+      return d;
+    };
+    root = extractMainContent(doc, metadata.title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;
   } else {
-    prepare(doc, input, false);
+    prepare(doc, input, 'full');
     root = doc.body;
   }
   promoteLazyImages(root);

@@ -87,6 +87,7 @@ export function extractMainContent(
   doc: DomDocument,
   pageTitle: string,
   freshDocument: () => DomDocument,
+  opts: { keepChrome?: boolean } = {},
 ): MainContent {
   const ogTitle = doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
   const headline = findHeadline(doc, [pageTitle, ogTitle].filter(Boolean));
@@ -119,6 +120,6 @@ export function extractMainContent(
 
   const fresh = freshDocument();
   const body = fresh.body;
-  removeBoilerplate(body);
+  if (!opts.keepChrome) removeBoilerplate(body);
   return { root: body, method: 'fallback' };
 }

@@ -146,6 +146,11 @@ test('includeTags keeps only matching elements (outermost match, document order)
   assert.ok((page('article', { includeTags: ['h1'], formats: ['links'] }).links ?? []).length > 5);
 });
 
+test('includeTags picking chrome keeps it in main-content mode', () => {
+  const r = page('article', { includeTags: ['nav'], formats: ['markdown'] });
+  assert.equal(r.markdown, '- [News](http://site.test/news/)\n- [Travel](http://site.test/travel/)\n- [About](http://site.test/about/)');
+});
+
 test('include and exclude combine; invalid selectors are ignored at extraction time', () => {
   const r = page('table', {
     onlyMainContent: false,
