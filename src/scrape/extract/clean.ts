@@ -38,10 +38,23 @@ function isChrome(el: DomElement): boolean {
   return chrome && el.querySelector('article, main, [role="main"], h1') === null;
 }
 
+/**
+ * Browsers cap the DOM depth their parser builds (Chromium at 512). Deeper trees only come from broken
+ * or hostile pages, and Readability and the converters cost O(nodes x depth) or recurse on them (20,000
+ * nested divs took 18 s); below this depth an element is replaced by its text.
+ */
+export const MAX_DEPTH = 256;
+
 export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
-  const stack: DomNode[] = [doc.body];
+  const stack: Array<[DomNode, number]> = [[doc.body, 0]];
   while (stack.length) {
-    const node = stack.pop() as DomNode;
+    const [node, depth] = stack.pop() as [DomNode, number];
+    if (depth >= MAX_DEPTH) {
+      for (const el of Array.from(node.childNodes)) {
+        if (el.nodeType === ELEMENT_NODE) (el as DomElement).replaceWith(doc.createTextNode(` ${el.textContent ?? ''} `));
+      }
+      continue;
+    }
     let child = node.firstChild;
     while (child) {
       const next = child.nextSibling;
@@ -53,7 +66,7 @@ export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
         if (NOISE_TAGS.has(name) || (name === 'NOSCRIPT' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
           el.remove();
         }
-        else if (el.firstChild) stack.push(el);
+        else if (el.firstChild) stack.push([el, depth + 1]);
       }
       child = next;
     }

@@ -75,45 +75,47 @@ function emptyResult(formats: ReadonlyArray<ContentFormat>): ExtractResult {
 
 export function extractPage(input: ExtractInput): ExtractResult {
   const formats = input.formats;
-  try {
-    return extract(input);
-  } catch {
-    // A converter bug must not fail the scrape: the caller still gets a well-formed (empty) result.
-    return emptyResult(formats);
-  }
-}
-
-function extract(input: ExtractInput): ExtractResult {
-  const { formats } = input;
   const html = typeof input.html === 'string' ? input.html : '';
-  const doc = parseDocument(html);
-  const base = resolveBaseUrl(doc, input.url);
-  const metadata = extractMetadata(doc, base);
-  const result: ExtractResult = { metadata };
-  // Links cover the whole page, so they are read before anything is removed.
-  if (formats.includes('links')) result.links = extractLinks(doc, base);
+  const result: ExtractResult = emptyResult(formats);
+  // Every step is guarded: a converter bug on one odd page must not fail the scrape, and what was
+  // computed before the failure (metadata, links) is still returned.
+  let doc: DomDocument;
+  let base: string | undefined;
+  try {
+    doc = parseDocument(html);
+    base = resolveBaseUrl(doc, input.url);
+    result.metadata = extractMetadata(doc, base);
+    // Links cover the whole page, so they are read before anything is removed.
+    if (formats.includes('links')) result.links = extractLinks(doc, base);
+  } catch {
+    return result;
+  }
 
   const wantsContent = formats.includes('markdown') || formats.includes('html') || formats.includes('text');
   if (!wantsContent) return result;
-
-  let root: DomElement;
-  if (input.onlyMainContent) {
-    prepare(doc, input, 'main');
-    const fresh = (): DomDocument => {
-      const d = parseDocument(html);
-      prepare(d, input, 'fallback');
-      return d;
-    };
-    root = extractMainContent(doc, metadata.title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;
-  } else {
-    prepare(doc, input, 'full');
-    root = doc.body;
+  try {
+    const root = contentRoot(doc, html, input, result.metadata.title);
+    promoteLazyImages(root);
+    absolutizeTree(root, base);
+    if (formats.includes('markdown')) result.markdown = toMarkdown(root);
+    if (formats.includes('html')) result.html = root.innerHTML.trim();
+    if (formats.includes('text')) result.text = toText(root);
+  } catch {
+    // Keep the empty strings set by emptyResult for the formats not produced.
   }
-  promoteLazyImages(root);
-  absolutizeTree(root, base);
-
-  if (formats.includes('markdown')) result.markdown = toMarkdown(root);
-  if (formats.includes('html')) result.html = root.innerHTML.trim();
-  if (formats.includes('text')) result.text = toText(root);
   return result;
+}
+
+function contentRoot(doc: DomDocument, html: string, input: ExtractInput, title: string): DomElement {
+  if (!input.onlyMainContent) {
+    prepare(doc, input, 'full');
+    return doc.body;
+  }
+  prepare(doc, input, 'main');
+  const fresh = (): DomDocument => {
+    const d = parseDocument(html);
+    prepare(d, input, 'fallback');
+    return d;
+  };
+  return extractMainContent(doc, title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;
 }

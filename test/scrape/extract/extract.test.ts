@@ -190,6 +190,12 @@ test('malformed and empty input never throw', () => {
   }
   const r = extractPage({ html: '<div><p>unclosed <b>bold', url: 'https://x.test/', onlyMainContent: false, formats: ['markdown'] });
   assert.equal(r.markdown, 'unclosed **bold**');
+  // Hostile nesting is flattened to text below a depth cap instead of recursing through it.
+  const started = Date.now();
+  const deep = extractPage({ html: '<title>Deep</title>' + '<div>'.repeat(5000) + 'deep text', url: 'https://x.test/', onlyMainContent: true, formats: ['markdown'] });
+  assert.equal(deep.metadata.title, 'Deep');
+  assert.equal(deep.markdown, 'deep text');
+  assert.ok(Date.now() - started < 5000);
 });
 
 test('markdown conversion details: code languages, tables without header, links', () => {
