@@ -10,6 +10,7 @@ import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PipelineDeps } from './scrape/pipeline.js';
 import { closeDispatchers } from './scrape/fetch/index.js';
+import { createExtractor } from './scrape/extractor.js';
 import { CrawlRunner } from './crawl/runner.js';
 import { RobotsCache } from './crawl/robots-cache.js';
 import { crawlRoutes } from './crawl/routes.js';
@@ -51,8 +52,10 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
     const cache = new PageCache(db.kysely);
+    const extractor = createExtractor(config.extractThreads);
     const pipeline: PipelineDeps = {
       cache,
+      extractor,
       now: clock,
       userAgent: config.userAgent,
       maxBytes: config.scrapeMaxBytes,
@@ -111,6 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await runner?.stop();
         await sweeper.stop();
         await closeDispatchers();
+        await extractor.close();
         await db.close();
       },
     };

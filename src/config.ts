@@ -1,6 +1,7 @@
 // Every deployment setting, read from the environment, validated, with its default.
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultExtractThreads } from './scrape/extractor.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -66,6 +67,7 @@ const envSchema = z.object({
   CRAWL_LEASE_MS: int(30_000, 500, 3_600_000),
   CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
   RESPECT_ROBOTS_TXT: bool(true),
+  EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -93,6 +95,7 @@ export type Config = {
   crawlLeaseMs: number;
   crawlRetryBaseMs: number;
   respectRobotsTxt: boolean;
+  extractThreads: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlLeaseMs: e.CRAWL_LEASE_MS,
     crawlRetryBaseMs: e.CRAWL_RETRY_BASE_MS,
     respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
+    extractThreads: e.EXTRACT_THREADS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

@@ -1,5 +1,6 @@
 // The per-page pipeline shared by scrapes and crawls: cache or fetch, then extract the requested formats.
-import { type ContentFormat, extractPage } from './extract/index.js';
+import type { ContentFormat } from './extract/index.js';
+import type { Extractor } from './extractor.js';
 import { fetchPage } from './fetch/index.js';
 import { type CachedPage, PageCache, cacheKey } from './page-cache.js';
 import type { Format, PageOptions } from './schema.js';
@@ -36,6 +37,7 @@ export interface PageResult {
 
 export interface PipelineDeps {
   cache: PageCache;
+  extractor: Extractor;
   now: () => Date;
   userAgent: string;
   maxBytes: number;
@@ -118,7 +120,7 @@ export async function runPage(url: string, options: PageOptions, deps: PipelineD
 
   const result: PageResult = { url: page.url, title: '', metadata: { title: '', ...metadataBase }, timestamp: iso(deps.now()) };
   if (looksLikeHtml(page)) {
-    const extracted = extractPage({
+    const extracted = await deps.extractor.extract({
       html: page.body,
       url: page.finalUrl,
       onlyMainContent: options.onlyMainContent,

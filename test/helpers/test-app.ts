@@ -28,6 +28,8 @@ export async function startTestApp(
     API_KEYS: `${TEST_KEY},${OTHER_KEY}`,
     LOG_LEVEL: 'silent',
     ALLOW_LOCAL_TARGETS: 'true',
+    // In-process extraction keeps test start-up fast; the e2e process tests run the default pool.
+    EXTRACT_THREADS: '0',
     ...options.env,
   });
   const app = await createApp({

@@ -228,3 +228,22 @@ describe('POST /v1/scrape on PostgreSQL', () => {
     }
   });
 });
+
+describe('POST /v1/scrape with the worker-thread extraction pool', () => {
+  it('gives the same answer as in-process extraction', async () => {
+    const site = await startSiteServer();
+    const pooled = await startTestApp({ env: { EXTRACT_THREADS: '2' } });
+    const inline = await startTestApp();
+    try {
+      const body = { url: `${site.url}/pages/article.html`, formats: ['markdown', 'html', 'text', 'links'], max_age: 0 };
+      const a = (await pooled.request('POST', '/v1/scrape', { body })).json().data;
+      const b = (await inline.request('POST', '/v1/scrape', { body })).json().data;
+      assert.ok(a.markdown.length > 100);
+      for (const field of ['markdown', 'html', 'text', 'links', 'title']) assert.deepEqual(a[field], b[field], field);
+    } finally {
+      await pooled.close();
+      await inline.close();
+      await site.close();
+    }
+  });
+});

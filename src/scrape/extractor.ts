@@ -1,0 +1,38 @@
+// Where extraction runs: in-process, or on a pool of worker threads so both cores parse while the main thread does I/O.
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { type ExtractInput, type ExtractResult, extractPage } from './extract/index.js';
+
+export interface Extractor {
+  extract(input: ExtractInput): Promise<ExtractResult>;
+  close(): Promise<void>;
+}
+
+export const inProcessExtractor: Extractor = {
+  extract: async (input) => extractPage(input),
+  close: async () => undefined,
+};
+
+/** `threads` 0 means in-process; otherwise a pool of that many worker threads. */
+export function createExtractor(threads: number): Extractor {
+  if (threads <= 0) return inProcessExtractor;
+  // Under tsx (dev, tests) this module is the .ts source, and so must the worker be.
+  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const filename = new URL(`./extract-worker.${extension}`, import.meta.url).href;
+  const pool = new Piscina<ExtractInput, ExtractResult>({
+    filename,
+    minThreads: threads,
+    maxThreads: threads,
+    // A queue bound keeps memory flat when pages arrive faster than they can be extracted.
+    maxQueue: threads * 64,
+    idleTimeout: 60_000,
+  });
+  return {
+    extract: (input) => pool.run(input),
+    close: () => pool.destroy(),
+  };
+}
+
+export function defaultExtractThreads(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
