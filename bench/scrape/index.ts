@@ -78,7 +78,8 @@ run('selector blacklist (noise + chrome selectors, text out)', (p) => blacklistT
 
 console.log('\nMarkdown converters');
 // Same input for both: the main content our extractor found. turndown walks the DOM we already
-// have; node-html-markdown only takes an HTML string and parses it again with its own parser.
+// have; node-html-markdown only takes an HTML string, so in the pipeline it would cost the
+// serialization of that DOM plus its own parse: both rows are shown.
 const mainContent = new Map(
   pages.map((p) => {
     const doc = parseDocument(p.html);
@@ -102,5 +103,7 @@ const get = <T>(m: Map<string, T>, key: string): T => {
 };
 run('turndown + our rules, main content (DOM in)', (p) => toMarkdown(get(mainContent, p.key).root));
 run('node-html-markdown, main content (HTML string in)', (p) => nhm.translate(get(mainContent, p.key).html));
+run('node-html-markdown, main content (serialize DOM + convert)', (p) => nhm.translate(get(mainContent, p.key).root.innerHTML));
 run('turndown + our rules, whole cleaned body (DOM in)', (p) => toMarkdown(get(bodies, p.key).root));
 run('node-html-markdown, whole cleaned body (HTML string in)', (p) => nhm.translate(get(bodies, p.key).html));
+run('node-html-markdown, whole body (serialize DOM + convert)', (p) => nhm.translate(get(bodies, p.key).root.innerHTML));
