@@ -41,6 +41,13 @@ export interface PageOutcome {
 
 export type CrawlJob = JobTable;
 
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+}
+
 function addMs(isoTime: string, ms: number): string {
   return new Date(Date.parse(isoTime) + ms).toISOString();
 }
@@ -137,6 +144,10 @@ export class CrawlStore {
         .groupBy('job_id')
         .execute();
       const busy = new Map(inFlight.map((r) => [r.job_id, Number(r.n)]));
+      // The crawls with the fewest pages in flight go first, so a slot freed by a big crawl
+      // goes to a small one that is waiting; ties are shuffled so no crawl is always first.
+      shuffle(candidates);
+      candidates.sort((a, b) => (busy.get(a) ?? 0) - (busy.get(b) ?? 0));
       const share = Math.max(1, Math.ceil(input.max / candidates.length));
       const claimed: ClaimedPage[] = [];
       for (const jobId of candidates) {

@@ -1,105 +1,13 @@
 // Tests of fetchPage through an HTTP proxy (absolute-URI forwarding and CONNECT) and of the guard in proxy mode.
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../../src/net/address-guard.js';
 import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../../src/scrape/fetch/index.js';
 import { startSiteServer, type SiteServer } from '../../fixtures/site-server.js';
-
-interface TestProxy {
-  url: string;
-  /** Absolute-URI requests forwarded (plain-http targets). */
-  forwarded: string[];
-  /** CONNECT tunnels opened (https targets). */
-  tunnels: string[];
-  proxyAuthorization: Array<string | undefined>;
-  close(): Promise<void>;
-}
-
-interface ProxyOptions {
-  /** hostname -> "host:port" actually dialled, so that a "public" name can lead to the local fixture. */
-  routes?: Record<string, string>;
-  /** Required Proxy-Authorization value; 407 without it. */
-  auth?: string;
-  /** Answer every CONNECT with 403. */
-  refuseConnect?: boolean;
-}
-
-/** A tiny forward proxy: absolute-URI GET forwarding and CONNECT tunnelling, counting both. */
-async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
-  const forwarded: string[] = [];
-  const tunnels: string[] = [];
-  const proxyAuthorization: Array<string | undefined> = [];
-  const route = (host: string, port: string): [string, number] => {
-    const mapped = opts.routes?.[host];
-    if (mapped) {
-      const [h, p] = mapped.split(':');
-      return [h!, Number(p)];
-    }
-    return [host, Number(port)];
-  };
-  const authorized = (req: IncomingMessage): boolean => {
-    proxyAuthorization.push(req.headers['proxy-authorization']);
-    return opts.auth === undefined || req.headers['proxy-authorization'] === opts.auth;
-  };
-
-  const server: Server = createServer((req, res) => {
-    if (!authorized(req)) {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
-      return;
-    }
-    forwarded.push(req.url ?? '');
-    const target = new URL(req.url ?? '');
-    const [host, port] = route(target.hostname, target.port || '80');
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
-    const upstream = httpRequest({ host, port, path: target.pathname + target.search, method: req.method, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end('bad gateway'));
-    req.pipe(upstream);
-  });
-  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    client.on('error', () => undefined);
-    if (!authorized(req)) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
-      return;
-    }
-    if (opts.refuseConnect) {
-      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-      return;
-    }
-    tunnels.push(req.url ?? '');
-    const [hostname = '', port = '443'] = (req.url ?? '').split(/:(?=\d+$)/);
-    const [host, p] = route(hostname, port);
-    const upstream = connect(p, host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-  });
-  server.on('connection', (s: Socket) => s.on('error', () => undefined));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    forwarded,
-    tunnels,
-    proxyAuthorization,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startProxy, type TestProxy } from '../../fixtures/proxy-server.js';
 
 let site: SiteServer;
 before(async () => {
