@@ -77,3 +77,20 @@ it('shares the worker between crawls: a small crawl started after a big one fini
   assert.equal(bigNow.status, 'pending', `the big crawl is still running (${bigNow.completed} done)`);
   await waitForCrawl(get, bigId, 60_000);
 });
+
+it('follows links to another port by strategy: same-hostname and all yes, same-origin no', async () => {
+  const other = await site({ '/': {}, '/there': {} });
+  const home = await site({ '/': { links: [`${other.url}/there`, '/here'] }, '/here': {} });
+  const expectations: Array<[string, number]> = [
+    ['same-origin', 2],
+    ['same-hostname', 3],
+    ['same-domain', 3],
+    ['all', 3],
+  ];
+  for (const [strategy, pages] of expectations) {
+    const jobId = await crawl({ url: `${home.url}/`, strategy });
+    const status = await waitForCrawl(get, jobId);
+    assert.equal(status.completed, pages, strategy);
+  }
+  assert.equal(other.hits.get('/there'), 3, 'fetched once by each crawl that may go there');
+});
