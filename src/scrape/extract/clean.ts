@@ -8,10 +8,15 @@ const NOISE_TAGS = new Set([
 ]);
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
+/** Utility classes of text that is visible only to screen readers or on paper, never on screen. */
+const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
+
 function isHidden(el: DomElement): boolean {
   if (el.hasAttribute('hidden')) return true;
   const style = el.getAttribute('style');
-  return style !== null && HIDDEN_STYLE.test(style);
+  if (style !== null && HIDDEN_STYLE.test(style)) return true;
+  const cls = el.getAttribute('class');
+  return cls !== null && HIDDEN_CLASS.test(cls);
 }
 
 /**

@@ -12,7 +12,7 @@ const WIDGET_WORDS = new Set([
   'share', 'sharing', 'social', 'sharebar', 'related', 'recirc', 'recirculation', 'newsletter', 'subscribe',
   'subscription', 'signup', 'promo', 'byline', 'dateline', 'timestamp', 'breadcrumb', 'breadcrumbs', 'tags',
   'caption', 'credit', 'credits', 'teaser', 'outbrain', 'taboola', 'advert', 'advertisement', 'sponsored',
-  'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments',
+  'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments', 'print', 'copyright',
 ]);
 
 function classWords(el: DomElement): string[] {
