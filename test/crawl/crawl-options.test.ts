@@ -82,15 +82,16 @@ it('follows links to another port by strategy: same-hostname and all yes, same-o
   const other = await site({ '/': {}, '/there': {} });
   const home = await site({ '/': { links: [`${other.url}/there`, '/here'] }, '/here': {} });
   const expectations: Array<[string, number]> = [
+    // The other site's page links to its own root (the fixture's nav), which is in scope too.
     ['same-origin', 2],
-    ['same-hostname', 3],
-    ['same-domain', 3],
-    ['all', 3],
+    ['same-hostname', 4],
+    ['same-domain', 4],
+    ['all', 4],
   ];
   for (const [strategy, pages] of expectations) {
     const jobId = await crawl({ url: `${home.url}/`, strategy });
     const status = await waitForCrawl(get, jobId);
     assert.equal(status.completed, pages, strategy);
   }
-  assert.equal(other.hits.get('/there'), 3, 'fetched once by each crawl that may go there');
+  assert.equal(other.hits.get('/there'), 3, `fetched once by each crawl that may go there: ${JSON.stringify([...other.hits])}`);
 });
