@@ -5,8 +5,8 @@ import { collapseWhitespace, type DomElement } from './dom.js';
 const STRUCTURAL = 'nav, aside, footer, form, dialog, [role="navigation"], [role="complementary"], [role="contentinfo"], figcaption, header';
 
 /**
- * Class/id words of in-article widgets. Matched as whole words of the class (split on space, "-" and "_"),
- * so "share-bar" and "c-related__list" match while "shared-content" or "unrelated" do not.
+ * Class/id words of in-article widgets. Matched as whole words of the class (see classWords), so
+ * "share-bar" and "c-related__list" match while "shared-content" or "unrelated" do not.
  */
 const WIDGET_WORDS = new Set([
   'share', 'sharing', 'social', 'sharebar', 'related', 'recirc', 'recirculation', 'newsletter', 'subscribe',
@@ -15,9 +15,14 @@ const WIDGET_WORDS = new Set([
   'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments', 'print', 'copyright',
 ]);
 
+/** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */
 function classWords(el: DomElement): string[] {
-  const marker = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.toLowerCase();
-  return marker.split(/[\s_-]+/).filter(Boolean);
+  const marker = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return marker
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter(Boolean);
 }
 
 function textLen(el: DomElement): number {
