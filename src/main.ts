@@ -36,7 +36,8 @@ async function serve(config: Config, mode: 'serve' | 'api' | 'worker'): Promise<
   const app = await createApp({ config, logger, roles: { worker: mode !== 'api' } });
   logger.info({ database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir }) }, 'store ready');
 
-  if (config.createInitialKey && !app.keys.hasEnvKeys && (await app.keys.countStored()) === 0) {
+  // Only a process that serves the API needs a key to exist.
+  if (mode !== 'worker' && config.createInitialKey && !app.keys.hasEnvKeys && (await app.keys.countStored()) === 0) {
     const created = await app.keys.create('initial');
     // Printed once, on stderr and outside the JSON log, so it never lands in log storage by accident.
     process.stderr.write(
