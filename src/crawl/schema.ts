@@ -1,6 +1,6 @@
 // Request schema of crawl creation (interface 2.1) and the options a crawl runs with.
 import { z } from 'zod';
-import { ENGINES, type Engine, type PageOptions, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
+import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
 import { isValidPathPattern, type Strategy } from './scope/index.js';
 
 export const STRATEGIES = ['all', 'same-domain', 'same-hostname', 'same-origin'] as const;
@@ -13,22 +13,7 @@ const pathRules = z
 
 export const crawlRequestSchema = z
   .strictObject({
-    url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8192)
-      .refine(
-        (value) => {
-          try {
-            const u = new URL(value);
-            return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
-          } catch {
-            return false;
-          }
-        },
-        { message: 'Must be an absolute http:// or https:// URL' },
-      ),
+    url: httpUrl,
     template_id: z.string().min(1).max(255).optional(),
     variables: z.record(z.string(), z.unknown()).optional(),
     engine: z.enum(ENGINES).optional(),

@@ -10,7 +10,8 @@ export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'commit'] 
 
 export const MAX_TIMEOUT_MS = 300_000;
 
-const httpUrl = z
+/** An absolute http(s) URL with a host: scrape targets and crawl seeds. */
+export const httpUrl = z
   .string()
   .trim()
   .min(1)
