@@ -61,7 +61,10 @@ export function postFilter(root: DomElement, opts: PostFilterOptions = {}): void
   if (!skip.has('classes')) {
     const hits: DomElement[] = [];
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (classWords(el).some((w) => WIDGET_WORDS.has(w))) hits.push(el);
+      const words = classWords(el);
+      // Embedded posts (tweets, Instagram) sit in "social-embed" wrappers but are quoted content.
+      if (words.includes('embed') || el.querySelector('blockquote')) continue;
+      if (words.some((w) => WIDGET_WORDS.has(w))) hits.push(el);
     }
     removeSmall(hits, total, 0.15);
   }
