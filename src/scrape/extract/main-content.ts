@@ -25,7 +25,7 @@ function titleOverlap(heading: string, title: string): number {
 }
 
 /**
- * The page's own headline: the h1 whose words match the document/og/JSON-LD title, captured before
+ * The page's own headline: the h1 whose words match the <title> or og:title, captured before
  * Readability runs because Readability drops headings that duplicate the title.
  */
 function findHeadline(doc: DomDocument, titles: ReadonlyArray<string>): string | undefined {
