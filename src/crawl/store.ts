@@ -264,13 +264,15 @@ export class CrawlStore {
         .where('id', '=', outcome.jobId)
         .execute();
 
+      // Existence, not a count: a big crawl can have tens of thousands of queued pages.
       const open = await trx
         .selectFrom('crawl_pages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select('id')
         .where('job_id', '=', outcome.jobId)
         .where('state', 'in', ['queued', 'in_flight'])
-        .executeTakeFirstOrThrow();
-      if (Number(open.n) === 0) {
+        .limit(1)
+        .executeTakeFirst();
+      if (open === undefined) {
         await this.finishJob(trx, { ...job, completed, failed, total: job.total + admitted, credits_used: job.credits_used + (outcome.saved ? 1 : 0) }, outcome, outcome.now);
       }
       return 'recorded';
