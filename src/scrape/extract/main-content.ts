@@ -25,17 +25,27 @@ function titleOverlap(heading: string, title: string): number {
 }
 
 /**
- * The page's own headline: the h1 whose words match the <title> or og:title, captured before
- * Readability runs because Readability drops headings that duplicate the title.
+ * The page's h1 texts, captured before Readability runs because Readability drops headings that
+ * duplicate the title.
  */
-function findHeadline(doc: DomDocument, titles: ReadonlyArray<string>): string | undefined {
+function pageHeadings(doc: DomDocument): string[] {
+  return Array.from(doc.body.getElementsByTagName('h1'))
+    .map((h1) => collapseWhitespace(h1.textContent ?? ''))
+    .filter((text) => text.length > 0 && text.length <= 300);
+}
+
+/**
+ * The article's headline: the h1 whose words best match one of the titles (<title>, og:title,
+ * Readability's title, which also reads JSON-LD). Titles carry site names and SEO wording, so a
+ * share of the h1's words is compared; the page's first h1 needs a little less evidence.
+ */
+function findHeadline(headings: ReadonlyArray<string>, titles: ReadonlyArray<string>): string | undefined {
   let best: { text: string; score: number } | undefined;
-  for (const h1 of Array.from(doc.body.getElementsByTagName('h1'))) {
-    const text = collapseWhitespace(h1.textContent ?? '');
-    if (!text || text.length > 300) continue;
+  headings.forEach((text, index) => {
     const score = Math.max(0, ...titles.map((t) => titleOverlap(text, t)));
-    if (score >= 0.6 && (!best || score > best.score)) best = { text, score };
-  }
+    const needed = index === 0 ? 0.5 : 0.6;
+    if (score >= needed && (!best || score > best.score)) best = { text, score };
+  });
   return best?.text;
 }
 
@@ -90,7 +100,7 @@ export function extractMainContent(
   opts: { keepChrome?: boolean } = {},
 ): MainContent {
   const ogTitle = doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
-  const headline = findHeadline(doc, [pageTitle, ogTitle].filter(Boolean));
+  const headings = pageHeadings(doc);
 
   let article: ReturnType<Readability<DomElement>['parse']> = null;
   try {
@@ -105,6 +115,8 @@ export function extractMainContent(
   if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
     tidyReadabilityMarkup(content);
     postFilter(content);
+    const titles = [pageTitle, ogTitle, article?.title ?? ''].filter(Boolean);
+    const headline = findHeadline(headings, titles);
     if (headline) {
       restoreHeadlineLevel(content, headline);
       const first = firstHeadingText(content);
