@@ -16,6 +16,12 @@ import { RobotsCache } from './crawl/robots-cache.js';
 import { crawlRoutes } from './crawl/routes.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlStore } from './crawl/store.js';
+import { DeliveryStore } from './webhooks/delivery-store.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { closeWebhookDispatchers } from './webhooks/sender.js';
+import { WebhookService } from './webhooks/service.js';
+import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
@@ -28,6 +34,7 @@ export interface App {
   db: Db;
   keys: ApiKeys;
   runner: CrawlRunner | undefined;
+  dispatcher: WebhookDispatcher | undefined;
   close(): Promise<void>;
 }
 
@@ -94,24 +101,51 @@ export async function createApp(options: AppOptions): Promise<App> {
       retentionMs: config.jobRetentionMs,
       onCreated: () => runner?.notify(),
     });
+    const subscriptions = new SubscriptionStore(db.kysely);
+    const deliveries = new DeliveryStore(db.kysely, db.dialect);
+    const dispatcher = roles.worker
+      ? new WebhookDispatcher({
+          deliveries,
+          clock,
+          logger,
+          allowPrivateAddresses: config.allowLocalWebhooks,
+          userAgent: config.userAgent,
+          concurrency: config.webhookConcurrency,
+          perSubscription: config.webhookSubscriptionConcurrency,
+          leaseMs: config.webhookLeaseMs,
+          retryUnitMs: config.webhookRetryUnitMs,
+          pollMs: config.webhookPollMs,
+        })
+      : undefined;
+    const webhooks = new WebhookService({
+      subscriptions,
+      deliveries,
+      clock,
+      allowPrivateAddresses: config.allowLocalWebhooks,
+      onDeliveryQueued: () => dispatcher?.notify(),
+    });
     const server = await buildServer({
       logger,
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
-      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl)],
+      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl), webhookRoutes(webhooks)],
     });
     const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
     runner?.start();
+    dispatcher?.start();
     return {
       server,
       db,
       keys,
       runner,
+      dispatcher,
       async close() {
         // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();
         await runner?.stop();
+        await dispatcher?.stop();
+        await closeWebhookDispatchers();
         await sweeper.stop();
         await closeDispatchers();
         await extractor.close();

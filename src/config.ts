@@ -68,6 +68,11 @@ const envSchema = z.object({
   CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
   RESPECT_ROBOTS_TXT: bool(true),
   EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),
+  WEBHOOK_CONCURRENCY: int(64, 1, 10_000),
+  WEBHOOK_SUBSCRIPTION_CONCURRENCY: int(4, 1, 1000),
+  WEBHOOK_LEASE_MS: int(30_000, 500, 3_600_000),
+  WEBHOOK_RETRY_UNIT_MS: int(60_000, 1, 3_600_000),
+  WEBHOOK_POLL_MS: int(25, 1, 60_000),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -96,6 +101,11 @@ export type Config = {
   crawlRetryBaseMs: number;
   respectRobotsTxt: boolean;
   extractThreads: number;
+  webhookConcurrency: number;
+  webhookSubscriptionConcurrency: number;
+  webhookLeaseMs: number;
+  webhookRetryUnitMs: number;
+  webhookPollMs: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -138,6 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlRetryBaseMs: e.CRAWL_RETRY_BASE_MS,
     respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
     extractThreads: e.EXTRACT_THREADS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookSubscriptionConcurrency: e.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
+    webhookLeaseMs: e.WEBHOOK_LEASE_MS,
+    webhookRetryUnitMs: e.WEBHOOK_RETRY_UNIT_MS,
+    webhookPollMs: e.WEBHOOK_POLL_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

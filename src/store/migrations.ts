@@ -112,6 +112,90 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('crawl_results_job_seq').on('crawl_results').columns(['job_id', 'seq']).execute();
     },
   },
+  '0003_webhooks': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = isSqlite(db);
+      const serial = (c: ColumnDefinitionBuilder) =>
+        sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedAlwaysAsIdentity();
+
+      // Fan-out marks each event once it became deliveries; a per-row flag (not a cursor)
+      // because PostgreSQL transactions can commit sequence numbers out of order.
+      await db.schema.alterTable('events').addColumn('dispatched', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.createIndex('events_dispatch').on('events').columns(['dispatched', 'seq']).execute();
+
+      await db.schema
+        .createTable('webhook_subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('webhook_url', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('event_types', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('specific_task_ids', 'text')
+        .addColumn('timeout_seconds', 'integer', (c) => c.notNull())
+        .addColumn('max_retries', 'integer', (c) => c.notNull())
+        .addColumn('retry_backoff_multiplier', 'double precision', (c) => c.notNull())
+        .addColumn('custom_headers', 'text')
+        .addColumn('tags', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('task_id', 'text')
+        .addColumn('is_active', 'integer', (c) => c.notNull())
+        .addColumn('disabled_reason', 'text')
+        .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('total_deliveries', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('successful_deliveries', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failed_deliveries', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_success_at', 'text')
+        .addColumn('last_failure_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_subscriptions_owner').on('webhook_subscriptions').columns(['owner_id', 'created_at']).execute();
+
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subscription_id', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text')
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempt_number', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('request_url', 'text', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('response_duration_ms', 'integer')
+        .addColumn('error_message', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('is_test', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('replay_of', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('delivered_at', 'text')
+        .addColumn('finished_at', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createIndex('webhook_deliveries_sub').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();
+
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('id', sqlite ? 'integer' : 'bigint', serial)
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('attempt_number', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('response_body', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'attempt_number']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

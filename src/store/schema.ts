@@ -38,6 +38,7 @@ export interface EventTable {
   subject_id: string | null;
   payload: string;
   created_at: string;
+  dispatched: Generated<number>;
 }
 
 export interface PageCacheTable {
@@ -73,6 +74,71 @@ export interface CrawlResultTable {
   created_at: string;
 }
 
+export interface WebhookSubscriptionTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  webhook_url: string;
+  secret: string;
+  event_types: string;
+  scope: string;
+  specific_task_ids: string | null;
+  timeout_seconds: number;
+  max_retries: number;
+  retry_backoff_multiplier: number;
+  custom_headers: string | null;
+  tags: string | null;
+  metadata: string | null;
+  task_id: string | null;
+  is_active: number;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  total_deliveries: number;
+  successful_deliveries: number;
+  failed_deliveries: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  subscription_id: string;
+  owner_id: string;
+  event_id: string | null;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempt_number: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  request_url: string;
+  response_status: number | null;
+  response_duration_ms: number | null;
+  error_message: string | null;
+  error_code: string | null;
+  is_test: number;
+  replay_of: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt_number: number;
+  started_at: string;
+  response_status: number | null;
+  duration_ms: number;
+  error_code: string | null;
+  error_message: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   jobs: JobTable;
@@ -80,4 +146,7 @@ export interface Database {
   page_cache: PageCacheTable;
   crawl_pages: CrawlPageTable;
   crawl_results: CrawlResultTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }

@@ -1,0 +1,19 @@
+// The retry policy of deliveries as data and one pure function (interface 6.3).
+
+export interface RetryPolicy {
+  maxRetries: number;
+  multiplier: number;
+  /** One "minute" of the schedule; a setting scales it down in tests. */
+  unitMs: number;
+}
+
+/**
+ * After attempt `attemptNumber` (1-based) failed in a retryable way: the delay before the next
+ * attempt, or undefined when the retries are used up. Retry n waits multiplier^(n-1) units, so
+ * the defaults (3 retries, x2) give attempts at 0, 1, 3 and 7 minutes.
+ */
+export function nextRetryDelayMs(attemptNumber: number, policy: RetryPolicy): number | undefined {
+  const retryNumber = attemptNumber;
+  if (retryNumber > policy.maxRetries) return undefined;
+  return Math.round(policy.multiplier ** (retryNumber - 1) * policy.unitMs);
+}

@@ -1,0 +1,246 @@
+// Deliveries in the store: fan-out of outbox events, leased claims, attempt records and the history queries.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Dialect } from '../store/database.js';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+import { fromRow, type Subscription } from './subscription-store.js';
+
+export type DeliveryRow = WebhookDeliveryTable;
+export type AttemptRow = Selectable<WebhookAttemptTable>;
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+
+/** The most a delivery body may be (interface 6.1). */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  subscription: Subscription;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  leaseOwner: string;
+  attemptNumber: number;
+  startedAt: string;
+  finishedAt: string;
+  statusCode?: number;
+  durationMs: number;
+  errorCode?: string;
+  errorMessage?: string;
+  responseBody?: string;
+  /** Final outcome, or a retry at `nextAttemptAt`. */
+  result: 'delivered' | 'failed' | 'retry';
+  nextAttemptAt?: string;
+}
+
+/** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
+export const AUTO_DISABLE_AFTER = 10;
+
+function matches(sub: Subscription, type: string, payload: Record<string, unknown>): boolean {
+  if (!sub.eventTypes.includes(type)) return false;
+  if (sub.scope === 'specific') {
+    const taskId = payload.task_id;
+    return typeof taskId === 'string' && (sub.specificTaskIds ?? []).includes(taskId);
+  }
+  return true;
+}
+
+export class DeliveryStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Turns up to `batch` undispatched events into deliveries for the active subscriptions of
+   * their owners, and marks them dispatched, in one transaction. Returns how many events.
+   */
+  async fanOut(now: string, batch = 500): Promise<{ events: number; deliveries: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(batch);
+      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const events = await query.execute();
+      if (events.length === 0) return { events: 0, deliveries: 0 };
+      const owners = [...new Set(events.map((e) => e.owner_id))];
+      const subs = (await trx.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', owners).where('is_active', '=', 1).execute()).map(fromRow);
+      const byOwner = new Map<string, Subscription[]>();
+      for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
+      const rows: DeliveryRow[] = [];
+      for (const e of events) {
+        const payload = JSON.parse(e.payload) as Record<string, unknown>;
+        for (const sub of byOwner.get(e.owner_id) ?? []) {
+          if (!matches(sub, e.type, payload)) continue;
+          rows.push(newDelivery({ sub, eventId: e.id, eventType: e.type, body: e.payload, now }));
+        }
+      }
+      for (let i = 0; i < rows.length; i += 200) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
+      await trx.updateTable('events').set({ dispatched: 1 }).where('seq', 'in', events.map((e) => e.seq)).execute();
+      return { events: events.length, deliveries: rows.length };
+    });
+  }
+
+  /** A delivery outside fan-out (test, replay): pending at once. */
+  async insertDirect(input: { sub: Subscription; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): Promise<string> {
+    const row = newDelivery({ sub: input.sub, eventId: null, eventType: input.eventType, body: input.body, now: input.now, isTest: input.isTest, replayOf: input.replayOf });
+    await this.db.insertInto('webhook_deliveries').values(row).execute();
+    return row.id;
+  }
+
+  /** Leases due deliveries (pending or waiting for retry) with their subscriptions. */
+  async claim(input: { owner: string; now: string; leaseMs: number; max: number; roomFor: (subscriptionId: string) => number; full?: string[] }): Promise<ClaimedDelivery[]> {
+    if (input.max <= 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('status', 'in', ['pending', 'retrying'])
+        .where('next_attempt_at', '<=', input.now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', input.now)]))
+        .orderBy('next_attempt_at')
+        .limit(input.max * 4);
+      // Subscriptions with no room left are left out in SQL, so a backlog for one slow
+      // receiver cannot fill the window and starve the deliveries of others.
+      if (input.full && input.full.length > 0) query = query.where('subscription_id', 'not in', input.full);
+      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      // Take no more of one subscription than it has room for, so nothing is leased only to wait.
+      const taken = new Map<string, number>();
+      const due: DeliveryRow[] = [];
+      for (const d of await query.execute()) {
+        const n = taken.get(d.subscription_id) ?? 0;
+        if (n >= input.roomFor(d.subscription_id)) continue;
+        taken.set(d.subscription_id, n + 1);
+        due.push(d);
+        if (due.length >= input.max) break;
+      }
+      if (due.length === 0) return [];
+      const leaseUntil = new Date(Date.parse(input.now) + input.leaseMs).toISOString();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ lease_owner: input.owner, lease_until: leaseUntil })
+        .where('id', 'in', due.map((d) => d.id))
+        .execute();
+      const subIds = [...new Set(due.map((d) => d.subscription_id))];
+      const subs = new Map((await trx.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', subIds).execute()).map((r) => [r.id, fromRow(r)]));
+      const claimed: ClaimedDelivery[] = [];
+      for (const d of due) {
+        const subscription = subs.get(d.subscription_id);
+        if (subscription) claimed.push({ delivery: { ...d, lease_owner: input.owner, lease_until: leaseUntil }, subscription });
+      }
+      return claimed;
+    });
+  }
+
+  /** Extends the leases `owner` holds: a live sender's heartbeat. */
+  async renewLeases(owner: string, until: string): Promise<void> {
+    await this.db.updateTable('webhook_deliveries').set({ lease_until: until }).where('lease_owner', '=', owner).where('status', 'in', ['pending', 'retrying']).execute();
+  }
+
+  /**
+   * Records one attempt and its consequences atomically: the attempt log, the delivery's
+   * state, and (for a final outcome) the subscription's counters and auto-disable.
+   * Ignored when the lease was lost (another sender took the delivery over).
+   */
+  async recordAttempt(a: AttemptRecord): Promise<'recorded' | 'ignored'> {
+    return this.db.transaction().execute(async (trx) => {
+      const delivery = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', a.deliveryId).executeTakeFirst();
+      if (!delivery || delivery.lease_owner !== a.leaseOwner || (delivery.status !== 'pending' && delivery.status !== 'retrying')) return 'ignored';
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          delivery_id: a.deliveryId,
+          attempt_number: a.attemptNumber,
+          started_at: a.startedAt,
+          response_status: a.statusCode ?? null,
+          duration_ms: a.durationMs,
+          error_code: a.errorCode ?? null,
+          error_message: a.errorMessage ?? null,
+          response_body: a.responseBody ?? null,
+        })
+        .execute();
+      const status: DeliveryStatus = a.result === 'retry' ? 'retrying' : a.result;
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status,
+          attempt_number: a.attemptNumber,
+          next_attempt_at: a.result === 'retry' ? (a.nextAttemptAt ?? a.finishedAt) : null,
+          lease_owner: null,
+          lease_until: null,
+          response_status: a.statusCode ?? null,
+          response_duration_ms: a.durationMs,
+          error_code: a.result === 'delivered' ? null : (a.errorCode ?? null),
+          error_message: a.result === 'delivered' ? null : (a.errorMessage ?? null),
+          delivered_at: a.result === 'delivered' ? a.finishedAt : null,
+          finished_at: a.result === 'retry' ? null : a.finishedAt,
+        })
+        .where('id', '=', a.deliveryId)
+        .execute();
+      if (a.result !== 'retry') await this.countFinal(trx, delivery, a.result, a.finishedAt);
+      return 'recorded';
+    });
+  }
+
+  private async countFinal(trx: Transaction<Database>, delivery: DeliveryRow, result: 'delivered' | 'failed', at: string): Promise<void> {
+    const sub = await trx.selectFrom('webhook_subscriptions').selectAll().where('id', '=', delivery.subscription_id).executeTakeFirst();
+    if (!sub) return;
+    // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
+    const streak = delivery.is_test === 1 ? sub.consecutive_failures : result === 'delivered' ? 0 : sub.consecutive_failures + 1;
+    const disable = result === 'failed' && delivery.is_test !== 1 && streak >= AUTO_DISABLE_AFTER && sub.is_active === 1;
+    await trx
+      .updateTable('webhook_subscriptions')
+      .set({
+        total_deliveries: sub.total_deliveries + 1,
+        successful_deliveries: sub.successful_deliveries + (result === 'delivered' ? 1 : 0),
+        failed_deliveries: sub.failed_deliveries + (result === 'failed' ? 1 : 0),
+        consecutive_failures: streak,
+        ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
+        ...(disable ? { is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at } : {}),
+      })
+      .where('id', '=', sub.id)
+      .execute();
+  }
+
+  async find(subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {
+    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('subscription_id', '=', subscriptionId).executeTakeFirst();
+  }
+
+  async attempts(deliveryId: string): Promise<AttemptRow[]> {
+    return this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
+  }
+
+  async list(subscriptionId: string, q: { limit: number; offset: number; status?: string; from?: string; to?: string }): Promise<DeliveryRow[]> {
+    let query = this.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId);
+    if (q.status) query = query.where('status', '=', q.status);
+    if (q.from) query = query.where('created_at', '>=', q.from);
+    if (q.to) query = query.where('created_at', '<=', q.to);
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+  }
+}
+
+function newDelivery(input: { sub: Subscription; eventId: string | null; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): DeliveryRow {
+  const tooLarge = Buffer.byteLength(input.body, 'utf8') > MAX_PAYLOAD_BYTES;
+  return {
+    id: randomUUID(),
+    subscription_id: input.sub.id,
+    owner_id: input.sub.ownerId,
+    event_id: input.eventId,
+    event_type: input.eventType,
+    // An oversized payload is kept out of the store; its delivery fails at once with the reason.
+    payload: tooLarge ? '{}' : input.body,
+    status: tooLarge ? 'failed' : 'pending',
+    attempt_number: 0,
+    next_attempt_at: tooLarge ? null : input.now,
+    lease_owner: null,
+    lease_until: null,
+    request_url: input.sub.webhookUrl,
+    response_status: null,
+    response_duration_ms: null,
+    error_message: tooLarge ? `The payload exceeds ${MAX_PAYLOAD_BYTES} bytes` : null,
+    error_code: tooLarge ? 'PAYLOAD_TOO_LARGE' : null,
+    is_test: input.isTest ? 1 : 0,
+    replay_of: input.replayOf ?? null,
+    created_at: input.now,
+    delivered_at: null,
+    finished_at: tooLarge ? input.now : null,
+  };
+}

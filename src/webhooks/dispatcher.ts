@@ -1,0 +1,190 @@
+// The webhook engine's background loops: fan-out of outbox events into deliveries, and sending them; never throws.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../util/time.js';
+import { nextRetryDelayMs } from './backoff.js';
+import type { ClaimedDelivery, DeliveryStore } from './delivery-store.js';
+import { type AttemptOutcome, sendWebhook } from './sender.js';
+import { serviceSignature, standardWebhooksSignature } from './signing.js';
+
+export interface DispatcherOptions {
+  deliveries: DeliveryStore;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  allowPrivateAddresses: boolean;
+  userAgent: string;
+  /** Deliveries in flight in this process. */
+  concurrency: number;
+  /** Deliveries in flight per subscription: a slow receiver cannot hold the others back. */
+  perSubscription: number;
+  leaseMs: number;
+  /** Length of one retry "minute". */
+  retryUnitMs: number;
+  /** Idle poll interval of both loops. */
+  pollMs: number;
+}
+
+/** The headers of one delivery request (interface 6.1 plus Standard Webhooks). */
+export function deliveryHeaders(claimed: ClaimedDelivery, now: Date, userAgent: string): Record<string, string> {
+  const { delivery, subscription } = claimed;
+  const seconds = Math.floor(now.getTime() / 1000);
+  return {
+    // Custom headers first: validation already refuses names that would replace ours.
+    ...(subscription.customHeaders ?? {}),
+    'content-type': 'application/json',
+    'user-agent': userAgent,
+    'x-service-signature': serviceSignature(subscription.secret, delivery.payload),
+    'x-webhook-event': delivery.event_type,
+    'x-webhook-delivery-id': delivery.id,
+    'x-webhook-timestamp': now.toISOString(),
+    'webhook-id': delivery.id,
+    'webhook-timestamp': String(seconds),
+    'webhook-signature': standardWebhooksSignature(subscription.secret, delivery.id, seconds, delivery.payload),
+  };
+}
+
+export class WebhookDispatcher {
+  readonly workerId = randomUUID();
+  private stopped = true;
+  private loops: Promise<void>[] = [];
+  private readonly wakers = new Set<() => void>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perSubscription = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: DispatcherOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
+    this.heartbeat.unref();
+    this.loops = [this.fanOutLoop(), this.sendLoop()];
+  }
+
+  /** Something changed (a new event, a test or replay): look now. */
+  notify(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.notify();
+    await Promise.all(this.loops);
+    await Promise.allSettled([...this.inFlight]);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.o.pollMs);
+      this.wakers.add(done);
+    });
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      await this.o.deliveries.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
+    } catch (error) {
+      this.o.logger.error({ err: error }, 'webhook lease renewal failed');
+    }
+  }
+
+  private async fanOutLoop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const { events, deliveries } = await this.o.deliveries.fanOut(this.o.clock().toISOString());
+        if (deliveries > 0) this.notify();
+        if (events > 0) continue;
+      } catch (error) {
+        this.o.logger.error({ err: error }, 'webhook fan-out failed; retrying');
+      }
+      await this.sleep();
+    }
+  }
+
+  private async sendLoop(): Promise<void> {
+    while (!this.stopped) {
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        const free = this.o.concurrency - this.inFlight.size;
+        const roomFor = (id: string) => this.o.perSubscription - (this.perSubscription.get(id) ?? 0);
+        const full = [...this.perSubscription].filter(([, n]) => n >= this.o.perSubscription).map(([id]) => id);
+        claimed = free > 0 ? await this.o.deliveries.claim({ owner: this.workerId, now: this.o.clock().toISOString(), leaseMs: this.o.leaseMs, max: free, roomFor, full }) : [];
+      } catch (error) {
+        this.o.logger.error({ err: error }, 'webhook claim failed; retrying');
+      }
+      for (const c of claimed) {
+        this.perSubscription.set(c.subscription.id, (this.perSubscription.get(c.subscription.id) ?? 0) + 1);
+        const task = this.deliver(c)
+          .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
+          .finally(() => {
+            const n = (this.perSubscription.get(c.subscription.id) ?? 1) - 1;
+            if (n <= 0) this.perSubscription.delete(c.subscription.id);
+            else this.perSubscription.set(c.subscription.id, n);
+            this.inFlight.delete(task);
+            this.notify();
+          });
+        this.inFlight.add(task);
+      }
+      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sleep();
+    }
+  }
+
+  private async deliver(claimed: ClaimedDelivery): Promise<void> {
+    const { delivery, subscription } = claimed;
+    const started = this.o.clock();
+    const attemptNumber = delivery.attempt_number + 1;
+    const outcome: AttemptOutcome = await sendWebhook({
+      url: delivery.request_url,
+      body: delivery.payload,
+      headers: deliveryHeaders(claimed, started, this.o.userAgent),
+      timeoutMs: subscription.timeoutSeconds * 1000,
+      allowPrivateAddresses: this.o.allowPrivateAddresses,
+    });
+    const finished = this.o.clock();
+    const base = {
+      deliveryId: delivery.id,
+      leaseOwner: this.workerId,
+      attemptNumber,
+      startedAt: started.toISOString(),
+      finishedAt: finished.toISOString(),
+      durationMs: outcome.durationMs,
+      statusCode: 'statusCode' in outcome ? outcome.statusCode : undefined,
+      responseBody: 'responseBody' in outcome ? outcome.responseBody : undefined,
+    };
+    if (outcome.kind === 'delivered') {
+      await this.o.deliveries.recordAttempt({ ...base, result: 'delivered' });
+      return;
+    }
+    if (outcome.kind === 'rejected') {
+      const redirect = outcome.statusCode >= 300 && outcome.statusCode < 400;
+      await this.o.deliveries.recordAttempt({
+        ...base,
+        result: 'failed',
+        errorCode: `HTTP_${outcome.statusCode}`,
+        errorMessage: redirect
+          ? `The receiver answered HTTP ${outcome.statusCode}; redirects are not followed`
+          : `The receiver answered HTTP ${outcome.statusCode}; 4xx answers are not retried`,
+      });
+      return;
+    }
+    if (outcome.kind === 'blocked') {
+      await this.o.deliveries.recordAttempt({ ...base, result: 'failed', errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+      return;
+    }
+    const delay = nextRetryDelayMs(attemptNumber, { maxRetries: subscription.maxRetries, multiplier: subscription.retryBackoffMultiplier, unitMs: this.o.retryUnitMs });
+    await this.o.deliveries.recordAttempt({
+      ...base,
+      errorCode: outcome.errorCode,
+      errorMessage: outcome.errorMessage,
+      ...(delay === undefined ? { result: 'failed' as const } : { result: 'retry' as const, nextAttemptAt: new Date(finished.getTime() + delay).toISOString() }),
+    });
+  }
+}

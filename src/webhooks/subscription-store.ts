@@ -1,0 +1,183 @@
+// Webhook subscriptions in the store: rows <-> the API's subscription objects, scoped to their owner.
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
+
+export type SubscriptionRow = WebhookSubscriptionTable;
+
+export interface Subscription {
+  id: string;
+  ownerId: string;
+  name: string;
+  description: string | null;
+  webhookUrl: string;
+  secret: string;
+  eventTypes: string[];
+  scope: 'all' | 'specific';
+  specificTaskIds: string[] | null;
+  timeoutSeconds: number;
+  maxRetries: number;
+  retryBackoffMultiplier: number;
+  customHeaders: Record<string, string> | null;
+  tags: string[] | null;
+  metadata: Record<string, unknown> | null;
+  taskId: string | null;
+  isActive: boolean;
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  totalDeliveries: number;
+  successfulDeliveries: number;
+  failedDeliveries: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export function fromRow(r: SubscriptionRow): Subscription {
+  return {
+    id: r.id,
+    ownerId: r.owner_id,
+    name: r.name,
+    description: r.description,
+    webhookUrl: r.webhook_url,
+    secret: r.secret,
+    eventTypes: json<string[]>(r.event_types) ?? [],
+    scope: r.scope === 'specific' ? 'specific' : 'all',
+    specificTaskIds: json<string[]>(r.specific_task_ids),
+    timeoutSeconds: r.timeout_seconds,
+    maxRetries: r.max_retries,
+    retryBackoffMultiplier: Number(r.retry_backoff_multiplier),
+    customHeaders: json<Record<string, string>>(r.custom_headers),
+    tags: json<string[]>(r.tags),
+    metadata: json<Record<string, unknown>>(r.metadata),
+    taskId: r.task_id,
+    isActive: r.is_active === 1,
+    disabledReason: r.disabled_reason,
+    consecutiveFailures: r.consecutive_failures,
+    totalDeliveries: r.total_deliveries,
+    successfulDeliveries: r.successful_deliveries,
+    failedDeliveries: r.failed_deliveries,
+    lastSuccessAt: r.last_success_at,
+    lastFailureAt: r.last_failure_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** The writable part of a subscription, as stored. */
+export interface SubscriptionFields {
+  name: string;
+  description: string | null;
+  webhookUrl: string;
+  eventTypes: string[];
+  scope: 'all' | 'specific';
+  specificTaskIds: string[] | null;
+  timeoutSeconds: number;
+  maxRetries: number;
+  retryBackoffMultiplier: number;
+  customHeaders: Record<string, string> | null;
+  tags: string[] | null;
+  metadata: Record<string, unknown> | null;
+}
+
+function toColumns(fields: Partial<SubscriptionFields>): Updateable<WebhookSubscriptionTable> {
+  const out: Updateable<WebhookSubscriptionTable> = {};
+  if (fields.name !== undefined) out.name = fields.name;
+  if (fields.description !== undefined) out.description = fields.description;
+  if (fields.webhookUrl !== undefined) out.webhook_url = fields.webhookUrl;
+  if (fields.eventTypes !== undefined) out.event_types = JSON.stringify(fields.eventTypes);
+  if (fields.scope !== undefined) out.scope = fields.scope;
+  if (fields.specificTaskIds !== undefined) out.specific_task_ids = text(fields.specificTaskIds);
+  if (fields.timeoutSeconds !== undefined) out.timeout_seconds = fields.timeoutSeconds;
+  if (fields.maxRetries !== undefined) out.max_retries = fields.maxRetries;
+  if (fields.retryBackoffMultiplier !== undefined) out.retry_backoff_multiplier = fields.retryBackoffMultiplier;
+  if (fields.customHeaders !== undefined) out.custom_headers = text(fields.customHeaders);
+  if (fields.tags !== undefined) out.tags = text(fields.tags);
+  if (fields.metadata !== undefined) out.metadata = text(fields.metadata);
+  return out;
+}
+
+export class SubscriptionStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(input: { id: string; ownerId: string; secret: string; fields: SubscriptionFields; taskId?: string | null; now: string }): Promise<void> {
+    const f = input.fields;
+    await this.db
+      .insertInto('webhook_subscriptions')
+      .values({
+        id: input.id,
+        owner_id: input.ownerId,
+        name: f.name,
+        description: f.description,
+        webhook_url: f.webhookUrl,
+        secret: input.secret,
+        event_types: JSON.stringify(f.eventTypes),
+        scope: f.scope,
+        specific_task_ids: text(f.specificTaskIds),
+        timeout_seconds: f.timeoutSeconds,
+        max_retries: f.maxRetries,
+        retry_backoff_multiplier: f.retryBackoffMultiplier,
+        custom_headers: text(f.customHeaders),
+        tags: text(f.tags),
+        metadata: text(f.metadata),
+        task_id: input.taskId ?? null,
+        is_active: 1,
+        disabled_reason: null,
+        consecutive_failures: 0,
+        total_deliveries: 0,
+        successful_deliveries: 0,
+        failed_deliveries: 0,
+        last_success_at: null,
+        last_failure_at: null,
+        created_at: input.now,
+        updated_at: input.now,
+      })
+      .execute();
+  }
+
+  async list(ownerId: string): Promise<Subscription[]> {
+    const rows = await this.db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(fromRow);
+  }
+
+  async find(ownerId: string, id: string): Promise<Subscription | undefined> {
+    const row = await this.db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async update(ownerId: string, id: string, fields: Partial<SubscriptionFields>, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_subscriptions')
+      .set({ ...toColumns(fields), updated_at: now })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Activation clears the failure streak and any automatic-disable reason. */
+  async setActive(ownerId: string, id: string, active: boolean, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_subscriptions')
+      .set(active ? { is_active: 1, consecutive_failures: 0, disabled_reason: null, updated_at: now } : { is_active: 0, disabled_reason: 'deactivated', updated_at: now })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Deletes the subscription with its whole delivery history. */
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) return false;
+      const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', id);
+      await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+      await trx.deleteFrom('webhook_deliveries').where('subscription_id', '=', id).execute();
+      return true;
+    });
+  }
+}
