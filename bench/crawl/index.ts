@@ -1,0 +1,422 @@
+// Crawl benchmark: our service's crawl against Crawlee's CheerioCrawler on one synthetic site, plus a 50k-page memory run.
+//
+//   npx tsx bench/crawl/index.ts [--pages 5000] [--concurrency 16]   both crawlers + in-process extraction
+//   npx tsx bench/crawl/index.ts --memory 50000                        our service only, large crawl
+//   npx tsx bench/crawl/index.ts --profile --pages 1000                our service under node --cpu-prof
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { extractPage, type ContentFormat } from '../../src/scrape/extract/index.js';
+import { type Child, freePort, sample, start, stop } from './proc.js';
+import { summarizeProfiles } from './profile.js';
+import { renderPage } from './site.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const crawleeDir = path.join(here, 'crawlee');
+const API_KEY = 'bench-key';
+
+const { values: args } = parseArgs({
+  options: {
+    pages: { type: 'string' },
+    concurrency: { type: 'string', default: '16' },
+    memory: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    'skip-crawlee': { type: 'boolean', default: false },
+    'keep-data': { type: 'boolean', default: false },
+  },
+});
+const memoryMode = args.memory !== undefined;
+const pages = Number(args.memory ?? args.pages ?? (args.profile ? 1000 : 5000));
+const concurrency = Number(args.concurrency);
+if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(concurrency) || concurrency < 1) {
+  throw new Error('--pages/--memory and --concurrency take positive integers');
+}
+// The site is larger than the limit, so both crawlers stop on their page limit, not on running out of links.
+const siteSize = Math.max(5000, Math.ceil(pages * 1.2));
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-crawl-'));
+
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function log(message: string): void {
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt(): void {
+  const main = path.join(root, 'dist/src/main.js');
+  if (existsSync(main) && statSync(main).mtimeMs >= newestMtime(path.join(root, 'src'))) return;
+  log('dist/ is missing or older than src/: npm run build');
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  // tsc still emits on type errors; other engineers' work in progress must not stop the benchmark.
+  if (r.status !== 0) log(`build exited ${r.status}; continuing with what it emitted`);
+  if (!existsSync(main)) throw new Error('build produced no dist/src/main.js');
+}
+
+function ensureCrawlee(): void {
+  if (existsSync(path.join(crawleeDir, 'node_modules/crawlee'))) return;
+  log('installing Crawlee into bench/crawl/crawlee (its own node_modules)');
+  const r = spawnSync('npm', ['install', '--prefix', crawleeDir, '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm install of bench/crawl/crawlee failed');
+}
+
+interface SiteStats {
+  requests: number;
+  maxOpen: number;
+  bytes: number;
+  notFound: number;
+  cpu: { user: number; system: number };
+}
+
+async function siteStats(base: string, reset: boolean): Promise<SiteStats> {
+  const res = await fetch(`${base}/__bench/stats${reset ? '?reset=1' : ''}`);
+  return (await res.json()) as SiteStats;
+}
+
+async function startSite(): Promise<{ child: Child; base: string }> {
+  const child = start(process.execPath, ['--import', 'tsx', path.join(here, 'site-server.ts'), String(siteSize)], {
+    cwd: root,
+    logFile: path.join(work, 'site.log'),
+  });
+  const first = (await child.firstJson) as { port?: number } | undefined;
+  if (!first?.port) throw new Error(`site server did not start; see ${work}/site.log`);
+  return { child, base: `http://127.0.0.1:${first.port}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extraction measured in-process: the floor our whole-crawl CPU per page is compared against.
+
+interface ExtractionFigures {
+  pages: number;
+  meanBytes: number;
+  markdownMs: number;
+  markdownLinksMs: number;
+}
+
+function measureExtraction(): ExtractionFigures {
+  const sampleSize = 200;
+  const ids = Array.from({ length: sampleSize }, (_, k) => 9 + ((k * 29) % (siteSize - 9)));
+  const docs = ids.map((i) => ({ html: renderPage(i, siteSize), url: `http://127.0.0.1/${i}` }));
+  const time = (formats: ContentFormat[]): number => {
+    for (const d of docs.slice(0, 50)) extractPage({ ...d, formats, onlyMainContent: true });
+    const t0 = performance.now();
+    for (const d of docs) {
+      const r = extractPage({ ...d, formats, onlyMainContent: true });
+      if (!r.markdown) throw new Error(`empty markdown on ${d.url}`);
+    }
+    return (performance.now() - t0) / docs.length;
+  };
+  return {
+    pages: sampleSize,
+    meanBytes: docs.reduce((n, d) => n + d.html.length, 0) / docs.length,
+    markdownMs: time(['markdown']),
+    // What a crawl really asks of extraction: links are always extracted for discovery.
+    markdownLinksMs: time(['markdown', 'links']),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our service.
+
+interface RunFigures {
+  name: string;
+  pages: number;
+  seconds: number;
+  peakRss: number;
+  crawlCpuMs: number;
+  totalCpuMs: number;
+  site: SiteStats;
+  siteCpuMs: number;
+  notes: string[];
+}
+
+interface CrawlStatus {
+  status: string;
+  total: number;
+  completed: number;
+  failed: number;
+  credits_used: number;
+}
+
+async function api<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(route.startsWith('http') ? route : `${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+function sqliteFiles(dir: string): Array<{ name: string; bytes: number }> {
+  const out: Array<{ name: string; bytes: number }> = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push({ name: path.relative(dir, path.join(entry.parentPath, entry.name)), bytes: statSync(path.join(entry.parentPath, entry.name)).size });
+  }
+  return out;
+}
+
+async function runOurs(siteBase: string): Promise<RunFigures & { dataFiles: Array<{ name: string; bytes: number }>; timeline: string[] }> {
+  ensureBuilt();
+  const port = await freePort();
+  const dataDir = path.join(work, 'data');
+  const profDir = path.join(work, 'prof');
+  const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const child = start(process.execPath, [...nodeArgs, path.join(root, 'dist/src/main.js'), 'serve'], {
+    cwd: work,
+    logFile: path.join(work, 'service.log'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      API_KEYS: API_KEY,
+      ALLOW_LOCAL_TARGETS: 'true',
+      LOG_LEVEL: 'warn',
+      CRAWL_CONCURRENCY: String(concurrency),
+      CRAWL_JOB_CONCURRENCY: String(concurrency),
+      CRAWL_HOST_CONCURRENCY: String(concurrency),
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (child.proc.exitCode !== null) throw new Error(`service exited ${child.proc.exitCode}; see ${work}/service.log`);
+    if (Date.now() > deadline) throw new Error(`service did not answer /health in 30 s; see ${work}/service.log`);
+    await sleep(100);
+  }
+
+  const before = sample(child.pid);
+  await siteStats(siteBase, true);
+  const site0 = await siteStats(siteBase, false);
+  const t0 = performance.now();
+  const created = await api<{ data: { job_id: string } }>(base, 'POST', '/v1/crawl', {
+    url: `${siteBase}/`,
+    limit: pages,
+    max_depth: 100,
+    formats: ['markdown'],
+    only_main_content: true,
+  });
+  const id = created.data.job_id;
+  let status: CrawlStatus;
+  const timeline: string[] = [];
+  const step = pages >= 20_000 ? 0.1 : 0.25;
+  let nextMark = step;
+  // Poll often enough for a precise end time, rarely enough not to cost the service CPU (~5 requests/s).
+  const timeoutMs = 120_000 + pages * 500;
+  for (;;) {
+    status = (await api<{ data: CrawlStatus }>(base, 'GET', `/v1/crawl/${id}/status`)).data;
+    if (status.status !== 'pending') break;
+    if (status.completed >= nextMark * pages) {
+      const s = sample(child.pid);
+      const dbBytes = existsSync(dataDir) ? sqliteFiles(dataDir).reduce((n, f) => n + f.bytes, 0) : 0;
+      const line = `${status.completed} pages at ${((performance.now() - t0) / 1000).toFixed(0)} s: RSS ${mb(s.rss)} MB (peak ${mb(s.peakRss)}), CPU ${(s.cpuMs / 1000).toFixed(0)} s, DATA_DIR ${mb(dbBytes)} MB`;
+      // Logged as it happens too, so a long run that is stopped still leaves its figures.
+      log(line);
+      timeline.push(line);
+      while (status.completed >= nextMark * pages) nextMark += step;
+    }
+    if (performance.now() - t0 > timeoutMs) throw new Error(`crawl still pending after ${timeoutMs} ms: ${JSON.stringify(status)}`);
+    await sleep(200);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const after = sample(child.pid);
+  const site1 = await siteStats(siteBase, false);
+  log(`our crawl ${status.status}: ${JSON.stringify(status)} in ${seconds.toFixed(1)} s`);
+
+  // Verify: every results page, count equal to `completed`, markdown present.
+  const notes: string[] = [];
+  let items = 0;
+  let empty = 0;
+  const urls = new Set<string>();
+  let next: string | undefined = `/v1/crawl/${id}?skip=0`;
+  while (next) {
+    const page: { data: Array<{ url: string; markdown?: string }>; next?: string } = await api(base, 'GET', next);
+    for (const item of page.data) {
+      items++;
+      urls.add(item.url);
+      if (!item.markdown || item.markdown.trim() === '') empty++;
+    }
+    next = page.next;
+    if (page.data.length === 0) break;
+  }
+  if (items !== status.completed) notes.push(`results listed ${items} items but status says completed ${status.completed}`);
+  if (urls.size !== items) notes.push(`${items - urls.size} duplicate URLs among the results`);
+  if (empty > 0) notes.push(`${empty} results with empty markdown`);
+  if (status.failed > 0) notes.push(`${status.failed} pages failed`);
+  if (status.status !== 'completed') notes.push(`crawl ended ${status.status}`);
+  if (status.completed !== pages) notes.push(`completed ${status.completed} pages, limit was ${pages} (total ${status.total})`);
+  if (site1.requests - site0.requests !== status.total + 1) {
+    notes.push(`the site saw ${site1.requests - site0.requests} requests for ${status.total} pages admitted (+1 robots.txt)`);
+  }
+  log(`verified ${items} results, ${empty} empty, ${urls.size} distinct URLs`);
+
+  await stop(child, 30_000);
+  const logText = readFileSync(path.join(work, 'service.log'), 'utf8');
+  const problems = logText.split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+  if (problems.length > 0) notes.push(`${problems.length} warn/error lines in the service log, first: ${problems[0]?.slice(0, 400)}`);
+  const dataFiles = existsSync(dataDir) ? sqliteFiles(dataDir) : [];
+  return {
+    name: 'ours (service)',
+    pages: items,
+    seconds,
+    peakRss: after.peakRss,
+    crawlCpuMs: after.cpuMs - before.cpuMs,
+    totalCpuMs: after.cpuMs,
+    site: { ...site1, requests: site1.requests - site0.requests },
+    siteCpuMs: (site1.cpu.user + site1.cpu.system - site0.cpu.user - site0.cpu.system) / 1000,
+    notes,
+    dataFiles,
+    timeline,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crawlee.
+
+interface CrawleeOut {
+  pages: number;
+  failed: number;
+  emptyMarkdown: number;
+  markdownChars: number;
+  elapsedMs: number;
+  crawlCpuMs: number;
+  totalCpuMs: number;
+  peakRssKb: number;
+  maxSeenConcurrency: number;
+}
+
+async function runCrawlee(siteBase: string): Promise<RunFigures> {
+  ensureCrawlee();
+  await siteStats(siteBase, true);
+  const site0 = await siteStats(siteBase, false);
+  const storage = path.join(work, 'crawlee-storage');
+  const child = start(process.execPath, [path.join(crawleeDir, 'run.mjs'), `${siteBase}/`, String(pages), String(concurrency)], {
+    cwd: work,
+    logFile: path.join(work, 'crawlee.log'),
+    // Belt and braces: nothing should be written, but if it is, it goes to the temp dir.
+    env: { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PERSIST_STORAGE: 'false' },
+  });
+  const out = (await child.firstJson) as CrawleeOut | undefined;
+  await child.exited;
+  if (!out) throw new Error(`Crawlee printed no result; see ${work}/crawlee.log`);
+  const site1 = await siteStats(siteBase, false);
+  const notes: string[] = [`highest autoscaled-pool concurrency seen: ${out.maxSeenConcurrency}`];
+  if (out.failed > 0) notes.push(`${out.failed} requests failed`);
+  if (out.emptyMarkdown > 0) notes.push(`${out.emptyMarkdown} pages with empty markdown`);
+  if (out.pages !== pages) notes.push(`handled ${out.pages} pages, limit was ${pages}`);
+  notes.push(`mean markdown ${(out.markdownChars / Math.max(1, out.pages)).toFixed(0)} chars/page`);
+  const logText = readFileSync(path.join(work, 'crawlee.log'), 'utf8').trim();
+  const lines = logText.split('\n').filter((l) => l && !l.startsWith('{'));
+  if (lines.length > 0) notes.push(`${lines.length} log lines, first: ${lines[0]?.slice(0, 300)}`);
+  if (existsSync(storage)) notes.push('Crawlee wrote to its storage dir despite persistStorage: false');
+  return {
+    name: 'Crawlee CheerioCrawler',
+    pages: out.pages,
+    seconds: out.elapsedMs / 1000,
+    peakRss: out.peakRssKb * 1024,
+    crawlCpuMs: out.crawlCpuMs,
+    totalCpuMs: out.totalCpuMs,
+    site: { ...site1, requests: site1.requests - site0.requests },
+    siteCpuMs: (site1.cpu.user + site1.cpu.system - site0.cpu.user - site0.cpu.system) / 1000,
+    notes,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function row(cells: Array<string | number>): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function printRuns(runs: RunFigures[]): void {
+  console.log(row(['crawler', 'pages', 's', 'pages/s', 'peak RSS MB', 'CPU ms/page (crawl)', 'process CPU s (incl. start)', 'site requests', 'max open connections at site', 'site CPU ms/page']));
+  console.log(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
+  for (const r of runs) {
+    console.log(
+      row([
+        r.name,
+        r.pages,
+        r.seconds.toFixed(1),
+        (r.pages / r.seconds).toFixed(1),
+        mb(r.peakRss),
+        (r.crawlCpuMs / Math.max(1, r.pages)).toFixed(1),
+        (r.totalCpuMs / 1000).toFixed(1),
+        r.site.requests,
+        r.site.maxOpen,
+        (r.siteCpuMs / Math.max(1, r.site.requests)).toFixed(2),
+      ]),
+    );
+  }
+  for (const r of runs) for (const n of r.notes) console.log(`- ${r.name}: ${n}`);
+}
+
+async function main(): Promise<void> {
+  log(`work dir ${work}; site of ${siteSize} pages; ${memoryMode ? 'memory' : 'compare'} mode, ${pages} pages, concurrency ${concurrency}`);
+  const site = await startSite();
+  try {
+    console.log(`\nnode ${process.version}, ${os.availableParallelism()} cores, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`synthetic site: ${siteSize} pages served from a child process on ${site.base} (its CPU shares the 2 cores, not either crawler's RSS)`);
+    if (memoryMode || args.profile) {
+      const ours = await runOurs(site.base);
+      printRuns([ours]);
+      console.log(`\nRSS while crawling:\n${ours.timeline.map((t) => `  ${t}`).join('\n')}`);
+      console.log(`\nfiles in DATA_DIR at the end:`);
+      for (const f of ours.dataFiles) console.log(`  ${f.name}: ${mb(f.bytes)} MB (${f.bytes} bytes)`);
+      if (memoryMode) console.log(`\npeak RSS ${mb(ours.peakRss)} MB against the 300 MB target: ${ours.peakRss < 300 * 1024 * 1024 ? 'under' : 'OVER'}`);
+      if (args.profile) {
+        const summary = summarizeProfiles(path.join(work, 'prof'));
+        console.log(`\nCPU profile: ${summary.threads} thread profiles, ${(summary.totalMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle`);
+        console.log('\nself time by package / source file:');
+        for (const a of summary.byArea) console.log(`  ${((100 * a.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${a.name}`);
+        console.log('\nself time by function:');
+        for (const f of summary.byFunction) console.log(`  ${((100 * f.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${f.name}`);
+      }
+      return;
+    }
+    log('extraction in-process on 200 generated pages');
+    const extraction = measureExtraction();
+    log('our crawl');
+    const ours = await runOurs(site.base);
+    const runs: RunFigures[] = [ours];
+    if (!args['skip-crawlee']) {
+      log('Crawlee crawl');
+      runs.push(await runCrawlee(site.base));
+    }
+    console.log('');
+    printRuns(runs);
+    const theirs = runs[1];
+    if (theirs) {
+      console.log(`\nours / Crawlee: pages/s ${(ours.pages / ours.seconds / (theirs.pages / theirs.seconds)).toFixed(2)}x, peak RSS ${(ours.peakRss / theirs.peakRss).toFixed(2)}x, CPU per page ${(ours.crawlCpuMs / ours.pages / (theirs.crawlCpuMs / theirs.pages)).toFixed(2)}x`);
+    }
+    const perPage = ours.crawlCpuMs / ours.pages;
+    console.log(`\nextraction in-process (extractPage, onlyMainContent, ${extraction.pages} pages of the site, mean ${(extraction.meanBytes / 1024).toFixed(0)} KB, after warm-up):`);
+    console.log(`  formats ['markdown']: ${extraction.markdownMs.toFixed(1)} ms/page; ['markdown', 'links'] (what a crawl asks): ${extraction.markdownLinksMs.toFixed(1)} ms/page`);
+    console.log(`  our whole-crawl CPU ${perPage.toFixed(1)} ms/page = ${(perPage / extraction.markdownMs).toFixed(2)}x the extraction's ms/page (target: within 1.5x)`);
+    console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other jobs on the machine skew every figure)`);
+  } finally {
+    await stop(site.child);
+    if (!args['keep-data']) rmSync(work, { recursive: true, force: true });
+    else log(`kept ${work}`);
+  }
+}
+
+await main();
