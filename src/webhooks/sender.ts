@@ -96,8 +96,9 @@ function bodyText(bytes: Buffer): string {
   return new TextDecoder('utf-8').decode(bytes, { stream: true });
 }
 
-function isBlocked(err: unknown): err is BlockedAddressError {
-  return err instanceof BlockedAddressError || (typeof err === 'object' && err !== null && 'code' in err && err.code === 'BLOCKED_ADDRESS');
+/** The guard's refusal, also when it reaches us through a layer that copied its code but not its class. */
+function isBlocked(err: unknown): err is Error & { code: 'BLOCKED_ADDRESS' } {
+  return err instanceof BlockedAddressError || (err instanceof Error && 'code' in err && err.code === 'BLOCKED_ADDRESS');
 }
 
 /**
@@ -113,10 +114,10 @@ export async function sendWebhook(req: SendRequest): Promise<AttemptOutcome> {
     url = new URL(req.url);
   } catch {
     // Unreachable for URLs validated at subscription time; nothing better than "retryable" fits the outcome type.
-    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: `Invalid webhook URL ${req.url}` };
+    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: 'The webhook URL does not parse' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: `Webhook URL ${url.origin} is not http(s)` };
+    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: `The webhook URL's scheme ${url.protocol} is not http or https` };
   }
   const host = url.host;
 

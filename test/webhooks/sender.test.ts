@@ -7,6 +7,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, afterEach, describe, it } from 'node:test';
 import type { ResolvedAddress, Resolver } from '../../src/net/address-guard.js';
 import { type AttemptOutcome, closeWebhookDispatchers, RESPONSE_BODY_CAP, type SendRequest, sendWebhook, validateWebhookUrl } from '../../src/webhooks/sender.js';
+import { describeNetworkError } from '../../src/webhooks/send/errors.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 
 const receivers: Receiver[] = [];
@@ -254,7 +255,7 @@ describe('sendWebhook: network errors', () => {
     assert.match(outcome.errorMessage, /no-such-receiver\.invalid/);
   });
 
-  it('passes DNS failures and unreachable hosts through with their own codes', async () => {
+  it('passes a temporary DNS failure through as EAI_AGAIN', async () => {
     const failing = (code: string): Resolver => async () => {
       throw Object.assign(new Error(`getaddrinfo ${code} hooks.example.com`), { code });
     };
@@ -367,6 +368,36 @@ describe('sendWebhook: connections', () => {
     const outcomes = await Promise.all(Array.from({ length: 10 }, () => send(r.url)));
     assert.ok(outcomes.every((o) => o.kind === 'delivered'));
     assert.ok(Date.now() - started < 1_000, `10 parallel sends took ${Date.now() - started} ms`);
+  });
+});
+
+describe('describeNetworkError', () => {
+  const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });
+  const cases: [unknown, string][] = [
+    [err('EHOSTUNREACH'), 'EHOSTUNREACH'],
+    [err('ENETUNREACH'), 'ENETUNREACH'],
+    [err('EAI_NONAME'), 'ENOTFOUND'],
+    [err('UND_ERR_CONNECT_TIMEOUT'), 'ETIMEDOUT'],
+    [err('UND_ERR_HEADERS_TIMEOUT'), 'ETIMEDOUT'],
+    [err('UND_ERR_BODY_TIMEOUT'), 'ETIMEDOUT'],
+    [err('UND_ERR_SOCKET', 'other side closed'), 'ECONNRESET'],
+    [err('EPIPE'), 'ECONNRESET'],
+    [err('CERT_HAS_EXPIRED', 'certificate has expired'), 'CERT_HAS_EXPIRED'],
+    [err('ERR_TLS_CERT_ALTNAME_INVALID'), 'ERR_TLS_CERT_ALTNAME_INVALID'],
+    [err('ERR_SSL_WRONG_VERSION_NUMBER'), 'TLS_ERROR'],
+    [err('EPROTO'), 'TLS_ERROR'],
+    [err('HPE_INVALID_CONSTANT'), 'INVALID_RESPONSE'],
+    // Happy eyeballs: one error per address tried.
+    [new AggregateError([err('ECONNREFUSED'), err('ECONNREFUSED')], 'connect failed'), 'ECONNREFUSED'],
+    [new Error('something odd'), 'NETWORK_ERROR'],
+    ['a string', 'NETWORK_ERROR'],
+  ];
+  it('maps low-level errors to familiar codes, with messages naming the host', () => {
+    for (const [error, code] of cases) {
+      const failure = describeNetworkError(error, 'hooks.example.com:8443', 'request');
+      assert.equal(failure.errorCode, code, String(error));
+      assert.match(failure.errorMessage, /hooks\.example\.com/);
+    }
   });
 });
 
