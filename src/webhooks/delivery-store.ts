@@ -90,14 +90,15 @@ export class DeliveryStore {
   async claim(input: { owner: string; now: string; leaseMs: number; max: number; roomFor: (subscriptionId: string) => number; full?: string[] }): Promise<ClaimedDelivery[]> {
     if (input.max <= 0) return [];
     return this.db.transaction().execute(async (trx) => {
+      // next_attempt_at is set exactly while a delivery is pending or retrying, so its index
+      // is the queue; leased rows (at most the senders' concurrency) are skipped in the scan.
       let query = trx
         .selectFrom('webhook_deliveries')
         .selectAll()
-        .where('status', 'in', ['pending', 'retrying'])
         .where('next_attempt_at', '<=', input.now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', input.now)]))
         .orderBy('next_attempt_at')
-        .limit(input.max * 4);
+        .limit(input.max * 2);
       // Subscriptions with no room left are left out in SQL, so a backlog for one slow
       // receiver cannot fill the window and starve the deliveries of others.
       if (input.full && input.full.length > 0) query = query.where('subscription_id', 'not in', input.full);
