@@ -142,63 +142,85 @@ export class DeliveryStore {
    * Ignored when the lease was lost (another sender took the delivery over).
    */
   async recordAttempt(a: AttemptRecord): Promise<'recorded' | 'ignored'> {
+    return this.db.transaction().execute((trx) => this.recordIn(trx, a));
+  }
+
+  /**
+   * Records several attempts in one transaction (group commit): at hundreds of deliveries a
+   * second, one commit per attempt is most of the store's work.
+   */
+  async recordAttempts(batch: AttemptRecord[]): Promise<Array<'recorded' | 'ignored'>> {
     return this.db.transaction().execute(async (trx) => {
-      const delivery = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', a.deliveryId).executeTakeFirst();
-      if (!delivery || delivery.lease_owner !== a.leaseOwner || (delivery.status !== 'pending' && delivery.status !== 'retrying')) return 'ignored';
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: a.deliveryId,
-          attempt_number: a.attemptNumber,
-          started_at: a.startedAt,
-          response_status: a.statusCode ?? null,
-          duration_ms: a.durationMs,
-          error_code: a.errorCode ?? null,
-          error_message: a.errorMessage ?? null,
-          response_body: a.responseBody ?? null,
-        })
-        .execute();
-      const status: DeliveryStatus = a.result === 'retry' ? 'retrying' : a.result;
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status,
-          attempt_number: a.attemptNumber,
-          next_attempt_at: a.result === 'retry' ? (a.nextAttemptAt ?? a.finishedAt) : null,
-          lease_owner: null,
-          lease_until: null,
-          response_status: a.statusCode ?? null,
-          response_duration_ms: a.durationMs,
-          error_code: a.result === 'delivered' ? null : (a.errorCode ?? null),
-          error_message: a.result === 'delivered' ? null : (a.errorMessage ?? null),
-          delivered_at: a.result === 'delivered' ? a.finishedAt : null,
-          finished_at: a.result === 'retry' ? null : a.finishedAt,
-        })
-        .where('id', '=', a.deliveryId)
-        .execute();
-      if (a.result !== 'retry') await this.countFinal(trx, delivery, a.result, a.finishedAt);
-      return 'recorded';
+      const results: Array<'recorded' | 'ignored'> = [];
+      for (const a of batch) results.push(await this.recordIn(trx, a));
+      return results;
     });
   }
 
-  private async countFinal(trx: Transaction<Database>, delivery: DeliveryRow, result: 'delivered' | 'failed', at: string): Promise<void> {
-    const sub = await trx.selectFrom('webhook_subscriptions').selectAll().where('id', '=', delivery.subscription_id).executeTakeFirst();
-    if (!sub) return;
-    // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
-    const streak = delivery.is_test === 1 ? sub.consecutive_failures : result === 'delivered' ? 0 : sub.consecutive_failures + 1;
-    const disable = result === 'failed' && delivery.is_test !== 1 && streak >= AUTO_DISABLE_AFTER && sub.is_active === 1;
-    await trx
-      .updateTable('webhook_subscriptions')
+  // Three statements per attempt (a conditional update that returns what it needs, the attempt
+  // row, and arithmetic on the counters): at hundreds of deliveries a second this is the cost.
+  private async recordIn(trx: Transaction<Database>, a: AttemptRecord): Promise<'recorded' | 'ignored'> {
+    const status: DeliveryStatus = a.result === 'retry' ? 'retrying' : a.result;
+    const delivery = await trx
+      .updateTable('webhook_deliveries')
       .set({
-        total_deliveries: sub.total_deliveries + 1,
-        successful_deliveries: sub.successful_deliveries + (result === 'delivered' ? 1 : 0),
-        failed_deliveries: sub.failed_deliveries + (result === 'failed' ? 1 : 0),
-        consecutive_failures: streak,
-        ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
-        ...(disable ? { is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at } : {}),
+        status,
+        attempt_number: a.attemptNumber,
+        next_attempt_at: a.result === 'retry' ? (a.nextAttemptAt ?? a.finishedAt) : null,
+        lease_owner: null,
+        lease_until: null,
+        response_status: a.statusCode ?? null,
+        response_duration_ms: a.durationMs,
+        error_code: a.result === 'delivered' ? null : (a.errorCode ?? null),
+        error_message: a.result === 'delivered' ? null : (a.errorMessage ?? null),
+        delivered_at: a.result === 'delivered' ? a.finishedAt : null,
+        finished_at: a.result === 'retry' ? null : a.finishedAt,
       })
-      .where('id', '=', sub.id)
+      .where('id', '=', a.deliveryId)
+      // Only the sender that holds the lease may record: a sender that lost it changes nothing.
+      .where('lease_owner', '=', a.leaseOwner)
+      .where('status', 'in', ['pending', 'retrying'])
+      .returning(['subscription_id', 'is_test'])
+      .executeTakeFirst();
+    if (!delivery) return 'ignored';
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: a.deliveryId,
+        attempt_number: a.attemptNumber,
+        started_at: a.startedAt,
+        response_status: a.statusCode ?? null,
+        duration_ms: a.durationMs,
+        error_code: a.errorCode ?? null,
+        error_message: a.errorMessage ?? null,
+        response_body: a.responseBody ?? null,
+      })
       .execute();
+    if (a.result !== 'retry') await this.countFinal(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
+    return 'recorded';
+  }
+
+  private async countFinal(trx: Transaction<Database>, subscriptionId: string, isTest: boolean, result: 'delivered' | 'failed', at: string): Promise<void> {
+    const sub = await trx
+      .updateTable('webhook_subscriptions')
+      .set((eb) => ({
+        total_deliveries: eb('total_deliveries', '+', 1),
+        successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
+        failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
+        // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
+        ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
+        ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
+      }))
+      .where('id', '=', subscriptionId)
+      .returning(['consecutive_failures', 'is_active'])
+      .executeTakeFirst();
+    if (sub && !isTest && result === 'failed' && sub.is_active === 1 && sub.consecutive_failures >= AUTO_DISABLE_AFTER) {
+      await trx
+        .updateTable('webhook_subscriptions')
+        .set({ is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at })
+        .where('id', '=', subscriptionId)
+        .execute();
+    }
   }
 
   async find(subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../util/time.js';
 import { nextRetryDelayMs } from './backoff.js';
-import type { ClaimedDelivery, DeliveryStore } from './delivery-store.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import { serviceSignature, standardWebhooksSignature } from './signing.js';
 
@@ -47,7 +47,10 @@ export class WebhookDispatcher {
   readonly workerId = randomUUID();
   private stopped = true;
   private loops: Promise<void>[] = [];
-  private readonly wakers = new Set<() => void>();
+  private readonly sendWakers = new Set<() => void>();
+  private readonly fanOutWakers = new Set<() => void>();
+  private readonly unrecorded: Array<{ record: AttemptRecord; done: () => void }> = [];
+  private flushing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perSubscription = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -62,9 +65,14 @@ export class WebhookDispatcher {
     this.loops = [this.fanOutLoop(), this.sendLoop()];
   }
 
-  /** Something changed (a new event, a test or replay): look now. */
+  /** Something changed (new events, a test or replay): look now. */
   notify(): void {
-    for (const wake of [...this.wakers]) wake();
+    this.wakeSender();
+    for (const wake of [...this.fanOutWakers]) wake();
+  }
+
+  private wakeSender(): void {
+    for (const wake of [...this.sendWakers]) wake();
   }
 
   async stop(): Promise<void> {
@@ -73,18 +81,53 @@ export class WebhookDispatcher {
     this.notify();
     await Promise.all(this.loops);
     await Promise.allSettled([...this.inFlight]);
+    await this.flushing;
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
 
-  private sleep(): Promise<void> {
+  private sleep(wakers: Set<() => void>): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wakers.delete(done);
+        wakers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, this.o.pollMs);
-      this.wakers.add(done);
+      wakers.add(done);
+    });
+  }
+
+  /**
+   * Queues an attempt's record; records are written in batches, one transaction per batch
+   * (group commit). Resolves once this record is written.
+   */
+  private record(record: AttemptRecord): Promise<void> {
+    return new Promise((resolve) => {
+      this.unrecorded.push({ record, done: resolve });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = (async () => {
+      while (this.unrecorded.length > 0) {
+        const batch = this.unrecorded.splice(0, 200);
+        try {
+          await this.o.deliveries.recordAttempts(batch.map((b) => b.record));
+        } catch (error) {
+          // One bad record must not lose the others: write them one by one.
+          this.o.logger.error({ err: error }, 'batched webhook attempt records failed; writing one by one');
+          for (const b of batch) {
+            await this.o.deliveries.recordAttempt(b.record).catch((e: unknown) => this.o.logger.error({ err: e, deliveryId: b.record.deliveryId }, 'webhook attempt record failed'));
+          }
+        } finally {
+          for (const b of batch) b.done();
+        }
+      }
+    })().finally(() => {
+      this.flushing = undefined;
+      if (this.unrecorded.length > 0) this.flush();
     });
   }
 
@@ -100,12 +143,12 @@ export class WebhookDispatcher {
     while (!this.stopped) {
       try {
         const { events, deliveries } = await this.o.deliveries.fanOut(this.o.clock().toISOString());
-        if (deliveries > 0) this.notify();
+        if (deliveries > 0) this.wakeSender();
         if (events > 0) continue;
       } catch (error) {
         this.o.logger.error({ err: error }, 'webhook fan-out failed; retrying');
       }
-      await this.sleep();
+      await this.sleep(this.fanOutWakers);
     }
   }
 
@@ -117,7 +160,7 @@ export class WebhookDispatcher {
         // With a backlog, claim in batches (a quarter of the slots at least) rather than one
         // claim per finished delivery: each claim is a transaction and an index scan.
         if (free < Math.ceil(this.o.concurrency / 4) && this.inFlight.size > 0) {
-          await this.sleep();
+          await this.sleep(this.sendWakers);
           continue;
         }
         const roomFor = (id: string) => this.o.perSubscription - (this.perSubscription.get(id) ?? 0);
@@ -135,11 +178,11 @@ export class WebhookDispatcher {
             if (n <= 0) this.perSubscription.delete(c.subscription.id);
             else this.perSubscription.set(c.subscription.id, n);
             this.inFlight.delete(task);
-            this.notify();
+            this.wakeSender();
           });
         this.inFlight.add(task);
       }
-      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sleep();
+      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sleep(this.sendWakers);
     }
   }
 
@@ -166,12 +209,12 @@ export class WebhookDispatcher {
       responseBody: 'responseBody' in outcome ? outcome.responseBody : undefined,
     };
     if (outcome.kind === 'delivered') {
-      await this.o.deliveries.recordAttempt({ ...base, result: 'delivered' });
+      await this.record({ ...base, result: 'delivered' });
       return;
     }
     if (outcome.kind === 'rejected') {
       const redirect = outcome.statusCode >= 300 && outcome.statusCode < 400;
-      await this.o.deliveries.recordAttempt({
+      await this.record({
         ...base,
         result: 'failed',
         errorCode: `HTTP_${outcome.statusCode}`,
@@ -182,11 +225,11 @@ export class WebhookDispatcher {
       return;
     }
     if (outcome.kind === 'blocked') {
-      await this.o.deliveries.recordAttempt({ ...base, result: 'failed', errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+      await this.record({ ...base, result: 'failed', errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
       return;
     }
     const delay = nextRetryDelayMs(attemptNumber, { maxRetries: subscription.maxRetries, multiplier: subscription.retryBackoffMultiplier, unitMs: this.o.retryUnitMs });
-    await this.o.deliveries.recordAttempt({
+    await this.record({
       ...base,
       errorCode: outcome.errorCode,
       errorMessage: outcome.errorMessage,
