@@ -108,8 +108,7 @@ function measureExtraction(): ExtractionFigures {
   const sampleSize = 200;
   const ids = Array.from({ length: sampleSize }, (_, k) => 9 + ((k * 29) % (siteSize - 9)));
   const docs = ids.map((i) => ({ html: renderPage(i, siteSize), url: `http://127.0.0.1/${i}` }));
-  const time = (formats: ContentFormat[]): number => {
-    for (const d of docs.slice(0, 50)) extractPage({ ...d, formats, onlyMainContent: true });
+  const once = (formats: ContentFormat[]): number => {
     const t0 = performance.now();
     for (const d of docs) {
       const r = extractPage({ ...d, formats, onlyMainContent: true });
@@ -117,12 +116,17 @@ function measureExtraction(): ExtractionFigures {
     }
     return (performance.now() - t0) / docs.length;
   };
+  for (const d of docs.slice(0, 50)) extractPage({ ...d, formats: ['markdown', 'links'], onlyMainContent: true });
+  // Three alternating rounds, the fastest kept: other jobs on a shared 2-core machine only ever add time.
+  const rounds: Array<[number, number]> = [];
+  for (let k = 0; k < 3; k++) rounds.push([once(['markdown']), once(['markdown', 'links'])]);
+  const time = (which: 0 | 1): number => Math.min(...rounds.map((r) => r[which]));
   return {
     pages: sampleSize,
     meanBytes: docs.reduce((n, d) => n + d.html.length, 0) / docs.length,
-    markdownMs: time(['markdown']),
+    markdownMs: time(0),
     // What a crawl really asks of extraction: links are always extracted for discovery.
-    markdownLinksMs: time(['markdown', 'links']),
+    markdownLinksMs: time(1),
   };
 }
 
@@ -302,6 +306,7 @@ interface CrawleeOut {
   totalCpuMs: number;
   peakRssKb: number;
   maxSeenConcurrency: number;
+  heapUsedAtEndKb: number;
 }
 
 async function runCrawlee(siteBase: string): Promise<RunFigures> {
@@ -322,7 +327,9 @@ async function runCrawlee(siteBase: string): Promise<RunFigures> {
   const notes: string[] = [`highest autoscaled-pool concurrency seen: ${out.maxSeenConcurrency}`];
   if (out.failed > 0) notes.push(`${out.failed} requests failed`);
   if (out.emptyMarkdown > 0) notes.push(`${out.emptyMarkdown} pages with empty markdown`);
+  // maxRequestsPerCrawl is checked when a request starts, so up to `concurrency` extra pages slip through.
   if (out.pages !== pages) notes.push(`handled ${out.pages} pages, limit was ${pages}`);
+  notes.push(`JS heap in use at the end ${mb(out.heapUsedAtEndKb * 1024)} MB (the rest of the peak RSS: garbage not yet collected, off-heap buffers, code)`);
   notes.push(`mean markdown ${(out.markdownChars / Math.max(1, out.pages)).toFixed(0)} chars/page`);
   const logText = readFileSync(path.join(work, 'crawlee.log'), 'utf8').trim();
   const lines = logText.split('\n').filter((l) => l && !l.startsWith('{'));
@@ -408,7 +415,7 @@ async function main(): Promise<void> {
       console.log(`\nours / Crawlee: pages/s ${(ours.pages / ours.seconds / (theirs.pages / theirs.seconds)).toFixed(2)}x, peak RSS ${(ours.peakRss / theirs.peakRss).toFixed(2)}x, CPU per page ${(ours.crawlCpuMs / ours.pages / (theirs.crawlCpuMs / theirs.pages)).toFixed(2)}x`);
     }
     const perPage = ours.crawlCpuMs / ours.pages;
-    console.log(`\nextraction in-process (extractPage, onlyMainContent, ${extraction.pages} pages of the site, mean ${(extraction.meanBytes / 1024).toFixed(0)} KB, after warm-up):`);
+    console.log(`\nextraction in-process (extractPage, onlyMainContent, ${extraction.pages} pages of the site, mean ${(extraction.meanBytes / 1024).toFixed(0)} KB, after warm-up, fastest of 3 rounds):`);
     console.log(`  formats ['markdown']: ${extraction.markdownMs.toFixed(1)} ms/page; ['markdown', 'links'] (what a crawl asks): ${extraction.markdownLinksMs.toFixed(1)} ms/page`);
     console.log(`  our whole-crawl CPU ${perPage.toFixed(1)} ms/page = ${(perPage / extraction.markdownMs).toFixed(2)}x the extraction's ms/page (target: within 1.5x)`);
     console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other jobs on the machine skew every figure)`);

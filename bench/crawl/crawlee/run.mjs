@@ -79,5 +79,6 @@ process.stdout.write(
     totalCpuMs: (total.user + total.system) / 1000,
     peakRssKb: hwmKb,
     maxSeenConcurrency,
+    heapUsedAtEndKb: Math.round(process.memoryUsage().heapUsed / 1024),
   })}\n`,
 );
