@@ -181,6 +181,8 @@ const migrations: Record<string, Migration> = {
       // Only deliveries still to be sent have next_attempt_at, so this index is the queue.
       await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').column('next_attempt_at').execute();
       await db.schema.createIndex('webhook_deliveries_sub').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();
+      // Lease renewal (every few seconds per sender) finds its own rows without a scan.
+      await db.schema.createIndex('webhook_deliveries_lease').on('webhook_deliveries').column('lease_owner').execute();
 
       await db.schema
         .createTable('webhook_attempts')
