@@ -59,7 +59,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
     const cache = new PageCache(db.kysely);
-    const extractor = createExtractor(config.extractThreads);
+    const extractor = createExtractor(config.extractThreads, config.extractWorkerHeapMb);
     const pipeline: PipelineDeps = {
       cache,
       extractor,

@@ -68,6 +68,7 @@ const envSchema = z.object({
   CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
   RESPECT_ROBOTS_TXT: bool(true),
   EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),
+  EXTRACT_WORKER_HEAP_MB: int(128, 32, 8192),
   WEBHOOK_CONCURRENCY: int(64, 1, 10_000),
   WEBHOOK_SUBSCRIPTION_CONCURRENCY: int(4, 1, 1000),
   WEBHOOK_LEASE_MS: int(30_000, 500, 3_600_000),
@@ -101,6 +102,7 @@ export type Config = {
   crawlRetryBaseMs: number;
   respectRobotsTxt: boolean;
   extractThreads: number;
+  extractWorkerHeapMb: number;
   webhookConcurrency: number;
   webhookSubscriptionConcurrency: number;
   webhookLeaseMs: number;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlRetryBaseMs: e.CRAWL_RETRY_BASE_MS,
     respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
     extractThreads: e.EXTRACT_THREADS,
+    extractWorkerHeapMb: e.EXTRACT_WORKER_HEAP_MB,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookSubscriptionConcurrency: e.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,

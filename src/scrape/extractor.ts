@@ -14,7 +14,7 @@ export const inProcessExtractor: Extractor = {
 };
 
 /** `threads` 0 means in-process; otherwise a pool of that many worker threads. */
-export function createExtractor(threads: number): Extractor {
+export function createExtractor(threads: number, heapMb = 128): Extractor {
   if (threads <= 0) return inProcessExtractor;
   // Under tsx (dev, tests) this module is the .ts source, and so must the worker be.
   const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -26,6 +26,10 @@ export function createExtractor(threads: number): Extractor {
     // A queue bound keeps memory flat when pages arrive faster than they can be extracted.
     maxQueue: threads * 64,
     idleTimeout: 60_000,
+    // DOM building allocates hundreds of MB per minute of short-lived objects; without a cap
+    // each worker's heap grows towards V8's default limit before collecting (measured: peak
+    // RSS 1.5 GB in a 50,000-page crawl). A cap makes V8 collect early; one page needs far less.
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
   });
   return {
     extract: (input) => pool.run(input),
