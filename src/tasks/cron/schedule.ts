@@ -32,9 +32,17 @@ function build(cron: ParsedCron): Compiled {
     !domAndDow || cron.months.some((m) => cron.daysOfMonth.some((d) => d <= daysIn(m)));
   if (!possible) return { cron, wallClock: undefined };
   // Expanded lists (not the user's text): croner then applies no syntax or DOM/DOW rules of its own.
-  const pattern = [cron.minutes, cron.hours, cron.daysOfMonth, cron.months, cron.daysOfWeek]
-    .map((values) => values.join(','))
-    .join(' ');
+  // A full set is written `*`: same meaning, and croner is ~10x faster with a `*` day of week.
+  const sizes = [60, 24, 31, 12, 7];
+  const fields = [cron.minutes, cron.hours, cron.daysOfMonth, cron.months, cron.daysOfWeek].map((values, i) =>
+    values.length === sizes[i] ? '*' : values.join(','),
+  );
+  if (!domAndDow && (fields[2] === '*' || fields[4] === '*')) {
+    // "Either day field" with one of them matching every day: every day matches.
+    fields[2] = '*';
+    fields[4] = '*';
+  }
+  const pattern = fields.join(' ');
   return { cron, wallClock: new Cron(pattern, { mode: '5-part', utcOffset: 0, domAndDow }) };
 }
 
