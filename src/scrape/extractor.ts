@@ -32,10 +32,24 @@ export function createExtractor(threads: number, heapMb = 128): Extractor {
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
   });
   return {
-    extract: (input) => pool.run(input),
+    async extract(input) {
+      // A very large page needs a heap far beyond the threads' cap: it is done here at once
+      // instead of exhausting a thread first. Such pages are rare (the body cap is 10 MB).
+      if (input.html.length > LARGE_PAGE_CHARS) return extractPage(input);
+      try {
+        return await pool.run(input);
+      } catch {
+        // extractPage never throws, so this is the thread itself (out of memory, crashed):
+        // the page is done here; the pool replaces the thread.
+        return extractPage(input);
+      }
+    },
     close: () => pool.destroy(),
   };
 }
+
+/** Pages larger than this (in characters) are extracted on the main thread. */
+export const LARGE_PAGE_CHARS = 1_500_000;
 
 export function defaultExtractThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));

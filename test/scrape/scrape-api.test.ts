@@ -247,3 +247,21 @@ describe('POST /v1/scrape with the worker-thread extraction pool', () => {
     }
   });
 });
+
+describe('POST /v1/scrape of pages too big for an extraction thread', () => {
+  it('extracts them on the main thread instead of failing', async () => {
+    const site = await startSiteServer();
+    const t = await startTestApp({ env: { EXTRACT_THREADS: '1', EXTRACT_WORKER_HEAP_MB: '32', SCRAPE_MAX_BYTES: String(4 * 1024 * 1024) } });
+    try {
+      // 1 MB goes to the thread, whose 32 MB heap cannot hold its DOM; 2 MB is routed by size.
+      for (const mb of [1, 2]) {
+        const res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/huge?mb=${mb}`, max_age: 0, timeout: 120_000 } });
+        assert.equal(res.statusCode, 200, `${mb} MB: ${res.body.slice(0, 300)}`);
+        assert.ok(res.json().data.markdown.length > mb * 500_000);
+      }
+    } finally {
+      await t.close();
+      await site.close();
+    }
+  });
+});
