@@ -22,6 +22,9 @@ import { webhookRoutes } from './webhooks/routes.js';
 import { closeWebhookDispatchers } from './webhooks/sender.js';
 import { WebhookService } from './webhooks/service.js';
 import { SubscriptionStore } from './webhooks/subscription-store.js';
+import { taskRoutes } from './tasks/routes.js';
+import { Scheduler } from './tasks/scheduler.js';
+import { TaskService } from './tasks/service.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
@@ -35,6 +38,7 @@ export interface App {
   keys: ApiKeys;
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
+  scheduler: Scheduler | undefined;
   close(): Promise<void>;
 }
 
@@ -124,25 +128,41 @@ export async function createApp(options: AppOptions): Promise<App> {
       allowPrivateAddresses: config.allowLocalWebhooks,
       onDeliveryQueued: () => dispatcher?.notify(),
     });
+    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
+    const scheduler = roles.worker
+      ? new Scheduler({
+          db: db.kysely,
+          clock,
+          logger,
+          scrape,
+          crawl,
+          graceMs: config.schedulerGraceMs,
+          tickMs: config.schedulerTickMs,
+          staleScrapeMs: 10 * 60_000,
+        })
+      : undefined;
     const server = await buildServer({
       logger,
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
-      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl), webhookRoutes(webhooks)],
+      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
     const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
     runner?.start();
     dispatcher?.start();
+    scheduler?.start();
     return {
       server,
       db,
       keys,
       runner,
       dispatcher,
+      scheduler,
       async close() {
         // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();
+        await scheduler?.stop();
         await runner?.stop();
         await dispatcher?.stop();
         await closeWebhookDispatchers();

@@ -74,6 +74,8 @@ const envSchema = z.object({
   WEBHOOK_LEASE_MS: int(30_000, 500, 3_600_000),
   WEBHOOK_RETRY_UNIT_MS: int(60_000, 1, 3_600_000),
   WEBHOOK_POLL_MS: int(25, 1, 60_000),
+  SCHEDULER_TICK_MS: int(1000, 10, 60_000),
+  SCHEDULER_GRACE_MS: int(3_600_000, 0, 7 * 24 * 3_600_000),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -108,6 +110,8 @@ export type Config = {
   webhookLeaseMs: number;
   webhookRetryUnitMs: number;
   webhookPollMs: number;
+  schedulerTickMs: number;
+  schedulerGraceMs: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -156,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,
     webhookRetryUnitMs: e.WEBHOOK_RETRY_UNIT_MS,
     webhookPollMs: e.WEBHOOK_POLL_MS,
+    schedulerTickMs: e.SCHEDULER_TICK_MS,
+    schedulerGraceMs: e.SCHEDULER_GRACE_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

@@ -30,13 +30,14 @@ export interface ScrapeSuccess extends PageResult {
 export class ScrapeService {
   constructor(private readonly deps: ScrapeServiceDeps) {}
 
-  async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal): Promise<ScrapeSuccess> {
+  /** `jobId` lets a caller (the scheduler) know the job's id before the scrape ends. */
+  async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal, run: { jobId?: string } = {}): Promise<ScrapeSuccess> {
     const options = resolvePageOptions(request);
     const refused = unsupportedOptions(options, this.deps.capabilities);
     if (refused.length > 0) throw validationError(refused);
 
     const { db, clock } = this.deps;
-    const jobId = randomUUID();
+    const jobId = run.jobId ?? randomUUID();
     const createdAt = iso(clock());
     const url = new URL(request.url).href;
     await createJobWithEvents(

@@ -199,6 +199,69 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'attempt_number']).execute();
     },
   },
+  '0004_scheduled_tasks': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('scheduled_tasks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('cron_expression', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('task_type', 'text', (c) => c.notNull())
+        .addColumn('task_payload', 'text', (c) => c.notNull())
+        .addColumn('concurrency_mode', 'text', (c) => c.notNull())
+        .addColumn('max_executions_per_day', 'integer')
+        .addColumn('webhook_ids', 'text')
+        .addColumn('webhook_url', 'text')
+        .addColumn('implicit_webhook_id', 'text')
+        .addColumn('tags', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('min_credits_required', 'integer', (c) => c.notNull())
+        .addColumn('is_active', 'integer', (c) => c.notNull())
+        .addColumn('is_paused', 'integer', (c) => c.notNull())
+        .addColumn('pause_reason', 'text')
+        .addColumn('next_execution_at', 'text')
+        .addColumn('total_executions', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('successful_executions', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failed_executions', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_execution_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // The scheduler's queue: due tasks by their next run.
+      await db.schema.createIndex('scheduled_tasks_due').on('scheduled_tasks').column('next_execution_at').execute();
+      await db.schema.createIndex('scheduled_tasks_owner').on('scheduled_tasks').columns(['owner_id', 'created_at']).execute();
+
+      await db.schema
+        .createTable('task_executions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('execution_number', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('scheduled_for', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('completed_at', 'text')
+        .addColumn('job_uuid', 'text')
+        .addColumn('job_kind', 'text')
+        .addColumn('triggered_by', 'text', (c) => c.notNull())
+        .addColumn('error_message', 'text')
+        .addColumn('credits_used', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('items_processed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('items_succeeded', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('items_failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('job_status', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        // One execution per task and scheduled time: the claim that makes several schedulers safe.
+        .addUniqueConstraint('task_executions_occurrence', ['task_id', 'scheduled_for'])
+        .execute();
+      await db.schema.createIndex('task_executions_task').on('task_executions').columns(['task_id', 'execution_number']).execute();
+      await db.schema.createIndex('task_executions_status').on('task_executions').columns(['status', 'task_id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

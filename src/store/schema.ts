@@ -139,6 +139,57 @@ export interface WebhookAttemptTable {
   response_body: string | null;
 }
 
+export interface ScheduledTaskTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  cron_expression: string;
+  timezone: string;
+  task_type: string;
+  task_payload: string;
+  concurrency_mode: string;
+  max_executions_per_day: number | null;
+  webhook_ids: string | null;
+  webhook_url: string | null;
+  implicit_webhook_id: string | null;
+  tags: string | null;
+  metadata: string | null;
+  min_credits_required: number;
+  is_active: number;
+  is_paused: number;
+  pause_reason: string | null;
+  next_execution_at: string | null;
+  total_executions: number;
+  successful_executions: number;
+  failed_executions: number;
+  consecutive_failures: number;
+  last_execution_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskExecutionTable {
+  id: string;
+  task_id: string;
+  owner_id: string;
+  execution_number: number;
+  status: string;
+  scheduled_for: string;
+  started_at: string | null;
+  completed_at: string | null;
+  job_uuid: string | null;
+  job_kind: string | null;
+  triggered_by: string;
+  error_message: string | null;
+  credits_used: number;
+  items_processed: number;
+  items_succeeded: number;
+  items_failed: number;
+  job_status: string | null;
+  created_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   jobs: JobTable;
@@ -149,4 +200,6 @@ export interface Database {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  scheduled_tasks: ScheduledTaskTable;
+  task_executions: TaskExecutionTable;
 }

@@ -57,7 +57,7 @@ export class DeliveryStore {
    */
   async fanOut(now: string, batch = 500): Promise<{ events: number; deliveries: number }> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(batch);
+      let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(batch);
       if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const events = await query.execute();
       if (events.length === 0) return { events: 0, deliveries: 0 };
@@ -65,11 +65,19 @@ export class DeliveryStore {
       const subs = (await trx.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', owners).where('is_active', '=', 1).execute()).map(fromRow);
       const byOwner = new Map<string, Subscription[]>();
       for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
+      // A task's webhook_ids name subscriptions that receive its task events whatever their scope.
+      const taskIds = [...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string))];
+      const taskHooks = new Map<string, string[]>();
+      if (taskIds.length > 0) {
+        const tasks = await trx.selectFrom('scheduled_tasks').select(['id', 'webhook_ids']).where('id', 'in', taskIds).execute();
+        for (const t of tasks) taskHooks.set(t.id, t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : []);
+      }
       const rows: DeliveryRow[] = [];
       for (const e of events) {
         const payload = JSON.parse(e.payload) as Record<string, unknown>;
+        const named = e.subject_id ? (taskHooks.get(e.subject_id) ?? []) : [];
         for (const sub of byOwner.get(e.owner_id) ?? []) {
-          if (!matches(sub, e.type, payload)) continue;
+          if (!matches(sub, e.type, payload) && !(named.includes(sub.id) && sub.eventTypes.includes(e.type))) continue;
           rows.push(newDelivery({ sub, eventId: e.id, eventType: e.type, body: e.payload, now }));
         }
       }

@@ -1,0 +1,305 @@
+// The scheduler: fires due occurrences exactly once (claimed by task id + scheduled time), runs their
+// jobs through the same services as the API, and ends executions when their jobs end; never throws.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { CrawlService } from '../crawl/service.js';
+import type { CrawlRequest } from '../crawl/schema.js';
+import { recordEvent } from '../events/outbox.js';
+import type { ScrapeService } from '../scrape/service.js';
+import type { ScrapeRequest } from '../scrape/schema.js';
+import type { Database } from '../store/schema.js';
+import type { Clock } from '../util/time.js';
+import { nextRun, zonedDay } from './cron/index.js';
+import type { ExecutionRow, TaskRow } from './views.js';
+
+export const AUTO_PAUSE_AFTER = 5;
+export const MAX_QUEUED = 10;
+
+export interface SchedulerOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  scrape: ScrapeService;
+  crawl: CrawlService;
+  /** A run missed by more than this while the service was down is skipped. */
+  graceMs: number;
+  tickMs: number;
+  /** A scrape job still pending this long after it started was interrupted (its process died). */
+  staleScrapeMs: number;
+}
+
+type Trx = Transaction<Database>;
+
+export class Scheduler {
+  private stopped = true;
+  private loop: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly o: SchedulerOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  notify(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.notify();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.tick();
+      } catch (error) {
+        this.o.logger.error({ err: error }, 'scheduler tick failed; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.o.tickMs);
+        const self = this;
+        function done() {
+          clearTimeout(timer);
+          self.wake = undefined;
+          resolve();
+        }
+        this.wake = done;
+      });
+    }
+  }
+
+  /** One pass: fire what is due, end executions whose jobs ended, start queued ones. */
+  async tick(): Promise<void> {
+    const now = this.o.clock();
+    const due = await this.o.db
+      .selectFrom('scheduled_tasks')
+      .selectAll()
+      .where('next_execution_at', '<=', now.toISOString())
+      .where('is_paused', '=', 0)
+      .where('is_active', '=', 1)
+      .orderBy('next_execution_at')
+      .limit(1000)
+      .execute();
+    for (const task of due) {
+      try {
+        const started = await this.fire(task, now);
+        if (started) this.launch(task, started);
+      } catch (error) {
+        this.o.logger.error({ err: error, taskId: task.id }, 'firing a scheduled task failed');
+      }
+    }
+    await this.reconcile(now);
+  }
+
+  /**
+   * Claims one occurrence: advances next_execution_at only if no other scheduler did, and
+   * inserts the execution under the unique (task, scheduled time) key. Returns the execution
+   * to start now, if any.
+   */
+  private async fire(task: TaskRow, now: Date): Promise<ExecutionRow | undefined> {
+    const occurrence = task.next_execution_at as string;
+    return this.o.db.transaction().execute(async (trx) => {
+      const next = nextRun(task.cron_expression, task.timezone, now)?.toISOString() ?? null;
+      const advanced = await trx
+        .updateTable('scheduled_tasks')
+        .set({ next_execution_at: next })
+        .where('id', '=', task.id)
+        .where('next_execution_at', '=', occurrence)
+        .executeTakeFirst();
+      if (Number(advanced.numUpdatedRows) !== 1) return undefined;
+      // Downtime: at most one catch-up run, and only within the grace period.
+      if (now.getTime() - Date.parse(occurrence) > this.o.graceMs) return undefined;
+      if (task.max_executions_per_day !== null && (await this.countOnDay(trx, task, occurrence)) >= task.max_executions_per_day) return undefined;
+
+      const active = await trx.selectFrom('task_executions').select(['status']).where('task_id', '=', task.id).where('status', 'in', ['pending', 'running']).execute();
+      let status: 'running' | 'pending' = 'running';
+      if (active.length > 0) {
+        if (task.concurrency_mode !== 'queue') return undefined;
+        if (active.filter((a) => a.status === 'pending').length >= MAX_QUEUED) return undefined;
+        status = 'pending';
+      }
+      const last = await trx.selectFrom('task_executions').select((eb) => eb.fn.max('execution_number').as('n')).where('task_id', '=', task.id).executeTakeFirst();
+      const execution: ExecutionRow = {
+        id: randomUUID(),
+        task_id: task.id,
+        owner_id: task.owner_id,
+        execution_number: Number(last?.n ?? 0) + 1,
+        status,
+        scheduled_for: occurrence,
+        started_at: status === 'running' ? now.toISOString() : null,
+        completed_at: null,
+        job_uuid: null,
+        job_kind: task.task_type,
+        triggered_by: 'scheduler',
+        error_message: null,
+        credits_used: 0,
+        items_processed: 0,
+        items_succeeded: 0,
+        items_failed: 0,
+        job_status: null,
+        created_at: now.toISOString(),
+      };
+      const inserted = await trx
+        .insertInto('task_executions')
+        .values(execution)
+        .onConflict((oc) => oc.columns(['task_id', 'scheduled_for']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) return undefined;
+      await trx.updateTable('scheduled_tasks').set({ last_execution_at: now.toISOString() }).where('id', '=', task.id).execute();
+      return status === 'running' ? execution : undefined;
+    });
+  }
+
+  private async countOnDay(trx: Trx, task: TaskRow, occurrence: string): Promise<number> {
+    const day = zonedDay(new Date(occurrence), task.timezone);
+    const since = new Date(Date.parse(occurrence) - 48 * 3600 * 1000).toISOString();
+    const recent = await trx.selectFrom('task_executions').select('scheduled_for').where('task_id', '=', task.id).where('scheduled_for', '>=', since).execute();
+    return recent.filter((r) => zonedDay(new Date(r.scheduled_for), task.timezone) === day).length;
+  }
+
+  /** Starts the execution's job in the background; its end is picked up by reconcile(). */
+  private launch(task: TaskRow, execution: ExecutionRow): void {
+    const work = this.startJob(task, execution).catch(async (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.finish(execution.id, { status: 'failed', error: message }).catch((e: unknown) => this.o.logger.error({ err: e }, 'ending an execution failed'));
+    });
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  private async startJob(task: TaskRow, execution: ExecutionRow): Promise<void> {
+    const payload = JSON.parse(task.task_payload) as Record<string, unknown>;
+    if (task.task_type === 'scrape') {
+      const jobId = randomUUID();
+      await this.o.db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', execution.id).execute();
+      // The scrape's own failure is recorded on its job; reconcile() reads it from there.
+      await this.o.scrape.scrape(task.owner_id, payload as ScrapeRequest, undefined, { jobId }).catch(() => undefined);
+      await this.reconcile(this.o.clock());
+      return;
+    }
+    if (task.task_type === 'crawl') {
+      const { url, engine, options } = payload as { url: string; engine?: CrawlRequest['engine']; options?: Partial<CrawlRequest> };
+      const created = await this.o.crawl.create(task.owner_id, { ...options, url, ...(engine ? { engine } : {}) } as CrawlRequest);
+      await this.o.db.updateTable('task_executions').set({ job_uuid: created.job_id }).where('id', '=', execution.id).execute();
+      return;
+    }
+    throw new Error(task.task_type === 'search' ? 'Search tasks cannot run yet: the search operation is not available' : 'Template tasks cannot run yet: templates are not available');
+  }
+
+  /** Ends running executions whose jobs ended, and fails those whose scrape was interrupted. */
+  private async reconcile(now: Date): Promise<void> {
+    const rows = await this.o.db
+      .selectFrom('task_executions as e')
+      .innerJoin('jobs as j', 'j.id', 'e.job_uuid')
+      .select(['e.id as id', 'j.id as job_id', 'j.status as job_status', 'j.kind as kind', 'j.created_at as job_created', 'j.total', 'j.completed', 'j.failed', 'j.credits_used', 'j.error_message'])
+      .where('e.status', '=', 'running')
+      .limit(1000)
+      .execute();
+    for (const r of rows) {
+      let error = r.error_message;
+      if (r.job_status === 'pending') {
+        if (r.kind === 'scrape' && now.getTime() - Date.parse(r.job_created) > this.o.staleScrapeMs) {
+          await this.o.db
+            .updateTable('jobs')
+            .set({ status: 'failed', error_message: 'Interrupted: the process running the scrape stopped', finished_at: now.toISOString() })
+            .where('id', '=', r.job_id)
+            .where('status', '=', 'pending')
+            .execute();
+          error = 'Interrupted: the process running the scrape stopped';
+        } else continue;
+      }
+      const ok = r.job_status === 'completed';
+      await this.finish(r.id, {
+        status: ok ? 'completed' : 'failed',
+        error: ok ? null : (error ?? `The job ended ${r.job_status}`),
+        jobStatus: r.job_status === 'pending' ? 'failed' : r.job_status,
+        counts: { total: r.total, completed: r.completed, failed: r.failed, credits: r.credits_used },
+      });
+    }
+  }
+
+  /** Ends one execution with its task's counters, events and auto-pause, in one transaction. */
+  private async finish(
+    executionId: string,
+    outcome: { status: 'completed' | 'failed'; error: string | null; jobStatus?: string; counts?: { total: number; completed: number; failed: number; credits: number } },
+  ): Promise<void> {
+    const now = this.o.clock().toISOString();
+    let nextQueued: { task: TaskRow; execution: ExecutionRow } | undefined;
+    await this.o.db.transaction().execute(async (trx) => {
+      const ended = await trx
+        .updateTable('task_executions')
+        .set({
+          status: outcome.status,
+          completed_at: now,
+          error_message: outcome.error,
+          job_status: outcome.jobStatus ?? null,
+          credits_used: outcome.counts?.credits ?? 0,
+          items_processed: outcome.counts?.total ?? 0,
+          items_succeeded: outcome.counts?.completed ?? 0,
+          items_failed: outcome.counts?.failed ?? 0,
+        })
+        .where('id', '=', executionId)
+        .where('status', '=', 'running')
+        .returningAll()
+        .executeTakeFirst();
+      if (!ended) return;
+      const task = await trx.selectFrom('scheduled_tasks').selectAll().where('id', '=', ended.task_id).executeTakeFirst();
+      if (!task) return;
+      const failed = outcome.status === 'failed';
+      const streak = failed ? task.consecutive_failures + 1 : 0;
+      const pause = failed && streak >= AUTO_PAUSE_AFTER && task.is_paused === 0;
+      const pauseReason = `Paused automatically after ${AUTO_PAUSE_AFTER} consecutive failed executions`;
+      await trx
+        .updateTable('scheduled_tasks')
+        .set({
+          total_executions: task.total_executions + 1,
+          successful_executions: task.successful_executions + (failed ? 0 : 1),
+          failed_executions: task.failed_executions + (failed ? 1 : 0),
+          consecutive_failures: streak,
+          ...(pause ? { is_paused: 1, pause_reason: pauseReason, next_execution_at: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', task.id)
+        .execute();
+      const payload = {
+        task_id: task.id,
+        task_name: task.name,
+        execution_id: ended.id,
+        execution_number: ended.execution_number,
+        status: outcome.status,
+        job_id: ended.job_uuid,
+        credits_used: ended.credits_used,
+        scheduled_for: ended.scheduled_for,
+        completed_at: now,
+        ...(failed ? { error_message: outcome.error } : {}),
+      };
+      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload });
+      if (pause) {
+        await recordEvent(trx, {
+          ownerId: task.owner_id,
+          type: 'task.paused',
+          subjectId: task.id,
+          createdAt: now,
+          payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
+        });
+      }
+      // queue mode: the oldest waiting execution starts now.
+      const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();
+      if (queued && !pause) {
+        await trx.updateTable('task_executions').set({ status: 'running', started_at: now }).where('id', '=', queued.id).execute();
+        nextQueued = { task, execution: { ...queued, status: 'running', started_at: now } };
+      }
+    });
+    if (nextQueued) this.launch(nextQueued.task, nextQueued.execution);
+  }
+}

@@ -1,0 +1,122 @@
+// Request schemas of scheduled tasks (interface 2.5) and of each task type's payload.
+import { z } from 'zod';
+import { crawlRequestSchema } from '../crawl/schema.js';
+import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
+import type { ValidationIssue } from '../http/errors.js';
+import { toValidationIssues } from '../http/validation.js';
+import { isValidTimeZone, validateCron } from './cron/index.js';
+
+export const TASK_TYPES = ['scrape', 'crawl', 'search', 'template'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+export const MAX_PAYLOAD_BYTES = 100 * 1024;
+
+/** Payload of each task type; unknown fields are refused like everywhere else. */
+export const payloadSchemas: Record<TaskType, z.ZodType> = {
+  scrape: z.strictObject({ url: httpUrl, engine: z.enum(ENGINES).optional(), ...pageOptionsShape }),
+  crawl: z.strictObject({
+    url: httpUrl,
+    engine: z.enum(ENGINES).optional(),
+    options: crawlRequestSchema.omit({ url: true, engine: true }).optional(),
+  }),
+  search: z.strictObject({
+    query: z.string().min(1).max(2000),
+    engine: z.string().max(50).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+    country: z.string().max(10).optional(),
+    lang: z.string().max(10).optional(),
+    timeRange: z.string().max(20).optional(),
+  }),
+  template: z.strictObject({
+    template_id: z.string().min(1).max(255),
+    url: httpUrl.optional(),
+    query: z.string().max(2000).optional(),
+    variables: z.record(z.string(), z.unknown()).optional(),
+  }),
+};
+
+const cron = z.string().trim().superRefine((value, ctx) => {
+  const issue = validateCron(value);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue.message });
+});
+const timezone = z.string().refine((zone) => isValidTimeZone(zone), { message: 'Not a known IANA time zone (e.g. Europe/Berlin or UTC)' });
+
+const fields = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable(),
+  cron_expression: cron,
+  timezone,
+  task_type: z.enum(TASK_TYPES),
+  task_payload: z.record(z.string(), z.unknown()),
+  concurrency_mode: z.enum(['skip', 'queue']),
+  max_executions_per_day: z.number().int().min(1).max(1440).nullable(),
+  webhook_ids: z.array(z.uuid()).max(50),
+  webhook_url: z.string().trim().min(1).max(2048),
+  tags: z.array(z.string().max(100)).max(50),
+  metadata: z.record(z.string(), z.unknown()),
+};
+
+/** Checks task_payload against task_type and the size limit, reporting under `task_payload`. */
+export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue[] {
+  if (JSON.stringify(payload).length > MAX_PAYLOAD_BYTES) {
+    return [{ field: 'task_payload', code: 'too_big', message: `task_payload must be at most ${MAX_PAYLOAD_BYTES / 1024} KB` }];
+  }
+  const result = payloadSchemas[type].safeParse(payload);
+  if (result.success) return [];
+  return toValidationIssues(result.error.issues.map((i) => ({ ...i, path: ['task_payload', ...i.path] })));
+}
+
+export const createTaskSchema = z
+  .strictObject({
+    name: fields.name,
+    description: fields.description.optional(),
+    cron_expression: fields.cron_expression,
+    timezone: fields.timezone.optional(),
+    task_type: fields.task_type,
+    task_payload: fields.task_payload,
+    concurrency_mode: fields.concurrency_mode.optional(),
+    max_executions_per_day: fields.max_executions_per_day.optional(),
+    webhook_ids: fields.webhook_ids.optional(),
+    webhook_url: fields.webhook_url.optional(),
+    tags: fields.tags.optional(),
+    metadata: fields.metadata.optional(),
+  })
+  .meta({ id: 'ScheduledTaskCreate' });
+export type CreateTaskBody = z.infer<typeof createTaskSchema>;
+
+export const updateTaskSchema = z
+  .strictObject({
+    name: fields.name.optional(),
+    description: fields.description.optional(),
+    cron_expression: fields.cron_expression.optional(),
+    timezone: fields.timezone.optional(),
+    task_type: fields.task_type.optional(),
+    task_payload: fields.task_payload.optional(),
+    concurrency_mode: fields.concurrency_mode.optional(),
+    max_executions_per_day: fields.max_executions_per_day.optional(),
+    webhook_ids: fields.webhook_ids.optional(),
+    tags: fields.tags.optional(),
+    metadata: fields.metadata.optional(),
+  })
+  .meta({ id: 'ScheduledTaskUpdate' });
+export type UpdateTaskBody = z.infer<typeof updateTaskSchema>;
+
+export const pauseSchema = z.strictObject({ reason: z.string().max(1000).optional() }).optional();
+
+export const executionsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** Estimated minimum credits of one execution (decisions.md). */
+export function minCreditsRequired(type: TaskType, payload: Record<string, unknown>): number {
+  switch (type) {
+    case 'scrape':
+      return 1;
+    case 'crawl':
+      return Number((payload.options as { limit?: number } | undefined)?.limit ?? 100);
+    case 'search':
+      return Number(payload.limit ?? 10);
+    case 'template':
+      return 1;
+  }
+}

@@ -1,0 +1,229 @@
+// Scheduled-task operations behind the routes: CRUD, pause/resume, executions and their cancellation.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Updateable } from 'kysely';
+import { recordEvent } from '../events/outbox.js';
+import { conflict, notFound, validationError, type ValidationIssue } from '../http/errors.js';
+import type { CrawlStore } from '../crawl/store.js';
+import type { Database, ScheduledTaskTable } from '../store/schema.js';
+import type { Clock } from '../util/time.js';
+import type { SubscriptionStore } from '../webhooks/subscription-store.js';
+import type { WebhookService } from '../webhooks/service.js';
+import { nextRun } from './cron/index.js';
+import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
+import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
+
+export interface TaskServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  subscriptions: SubscriptionStore;
+  webhooks: WebhookService;
+  crawls: CrawlStore;
+  retentionMs: number;
+  onChange?: () => void;
+}
+
+const TASK_EVENTS = ['task.executed', 'task.failed', 'task.paused', 'task.resumed'];
+
+export class TaskService {
+  constructor(private readonly deps: TaskServiceDeps) {}
+
+  private now(): string {
+    return this.deps.clock().toISOString();
+  }
+
+  private async task(ownerId: string, id: string): Promise<TaskRow> {
+    const row = await this.deps.db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!row) throw notFound('task');
+    return row;
+  }
+
+  private async checkWebhookIds(ownerId: string, ids: string[] | undefined): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    for (const [i, id] of (ids ?? []).entries()) {
+      if (!(await this.deps.subscriptions.find(ownerId, id))) issues.push({ field: `webhook_ids.${i}`, code: 'custom', message: `Webhook ${id} not found` });
+    }
+    if (issues.length > 0) throw validationError(issues);
+  }
+
+  private next(cron: string, zone: string): string | null {
+    return nextRun(cron, zone, this.deps.clock())?.toISOString() ?? null;
+  }
+
+  async create(ownerId: string, body: CreateTaskBody) {
+    const issues = payloadIssues(body.task_type, body.task_payload);
+    if (issues.length > 0) throw validationError(issues);
+    await this.checkWebhookIds(ownerId, body.webhook_ids);
+    const id = randomUUID();
+    const now = this.now();
+    const timezone = body.timezone ?? 'UTC';
+    let implicit: { webhook_id: string; secret: string } | undefined;
+    if (body.webhook_url !== undefined) {
+      // The implicit subscription: scoped to this task, for its task.* events (decisions.md).
+      implicit = await this.deps.webhooks.create(
+        ownerId,
+        { name: `Task ${body.name}`, webhook_url: body.webhook_url, event_types: TASK_EVENTS, scope: 'specific', specific_task_ids: [id] },
+        { taskId: id },
+      );
+    }
+    const nextAt = this.next(body.cron_expression, timezone);
+    await this.deps.db
+      .insertInto('scheduled_tasks')
+      .values({
+        id,
+        owner_id: ownerId,
+        name: body.name,
+        description: body.description ?? null,
+        cron_expression: body.cron_expression,
+        timezone,
+        task_type: body.task_type,
+        task_payload: JSON.stringify(body.task_payload),
+        concurrency_mode: body.concurrency_mode ?? 'skip',
+        max_executions_per_day: body.max_executions_per_day ?? null,
+        webhook_ids: body.webhook_ids ? JSON.stringify(body.webhook_ids) : null,
+        webhook_url: body.webhook_url ?? null,
+        implicit_webhook_id: implicit?.webhook_id ?? null,
+        tags: body.tags ? JSON.stringify(body.tags) : null,
+        metadata: body.metadata ? JSON.stringify(body.metadata) : null,
+        min_credits_required: minCreditsRequired(body.task_type, body.task_payload),
+        is_active: 1,
+        is_paused: 0,
+        pause_reason: null,
+        next_execution_at: nextAt,
+        total_executions: 0,
+        successful_executions: 0,
+        failed_executions: 0,
+        consecutive_failures: 0,
+        last_execution_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    this.deps.onChange?.();
+    return { task_id: id, next_execution_at: nextAt, ...(implicit ? { webhook_id: implicit.webhook_id, webhook_secret: implicit.secret } : {}) };
+  }
+
+  async list(ownerId: string) {
+    const rows = await this.deps.db.selectFrom('scheduled_tasks').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(taskListItem);
+  }
+
+  async get(ownerId: string, id: string) {
+    return taskDetail(await this.task(ownerId, id));
+  }
+
+  async update(ownerId: string, id: string, body: UpdateTaskBody) {
+    const current = await this.task(ownerId, id);
+    const type = (body.task_type ?? current.task_type) as TaskType;
+    const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
+    if (body.task_type !== undefined || body.task_payload !== undefined) {
+      const issues = payloadIssues(type, payload);
+      if (issues.length > 0) throw validationError(issues);
+    }
+    await this.checkWebhookIds(ownerId, body.webhook_ids);
+    const cron = body.cron_expression ?? current.cron_expression;
+    const zone = body.timezone ?? current.timezone;
+    const changes: Updateable<ScheduledTaskTable> = { updated_at: this.now(), min_credits_required: minCreditsRequired(type, payload) };
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.cron_expression !== undefined) changes.cron_expression = body.cron_expression;
+    if (body.timezone !== undefined) changes.timezone = body.timezone;
+    if (body.task_type !== undefined) changes.task_type = body.task_type;
+    if (body.task_payload !== undefined) changes.task_payload = JSON.stringify(body.task_payload);
+    if (body.concurrency_mode !== undefined) changes.concurrency_mode = body.concurrency_mode;
+    if (body.max_executions_per_day !== undefined) changes.max_executions_per_day = body.max_executions_per_day;
+    if (body.webhook_ids !== undefined) changes.webhook_ids = JSON.stringify(body.webhook_ids);
+    if (body.tags !== undefined) changes.tags = JSON.stringify(body.tags);
+    if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
+    // next_execution_at is always the real next run: recomputed, and null while paused.
+    changes.next_execution_at = current.is_paused === 1 ? null : this.next(cron, zone);
+    await this.deps.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
+    this.deps.onChange?.();
+    return this.get(ownerId, id);
+  }
+
+  async remove(ownerId: string, id: string): Promise<void> {
+    const task = await this.task(ownerId, id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('task_executions').where('task_id', '=', id).execute();
+      await trx.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
+    });
+    if (task.implicit_webhook_id) await this.deps.subscriptions.delete(ownerId, task.implicit_webhook_id);
+  }
+
+  async pause(ownerId: string, id: string, reason: string | undefined) {
+    const task = await this.task(ownerId, id);
+    const now = this.now();
+    const pauseReason = reason ?? 'Paused by user';
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('scheduled_tasks').set({ is_paused: 1, pause_reason: pauseReason, next_execution_at: null, updated_at: now }).where('id', '=', id).execute();
+      if (task.is_paused === 0) {
+        await recordEvent(trx, {
+          ownerId,
+          type: 'task.paused',
+          subjectId: id,
+          createdAt: now,
+          payload: { task_id: id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
+        });
+      }
+    });
+    return { uuid: id, is_paused: true, pause_reason: pauseReason };
+  }
+
+  async resume(ownerId: string, id: string) {
+    const task = await this.task(ownerId, id);
+    const now = this.now();
+    // Computed from now: resuming never fires the runs missed while paused.
+    const nextAt = this.next(task.cron_expression, task.timezone);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('scheduled_tasks')
+        .set({ is_paused: 0, pause_reason: null, next_execution_at: nextAt, consecutive_failures: 0, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      if (task.is_paused === 1) {
+        await recordEvent(trx, {
+          ownerId,
+          type: 'task.resumed',
+          subjectId: id,
+          createdAt: now,
+          payload: { task_id: id, task_name: task.name, is_paused: false, next_execution_at: nextAt, resumed_at: now },
+        });
+      }
+    });
+    this.deps.onChange?.();
+    return { uuid: id, is_paused: false, pause_reason: null, next_execution_at: nextAt };
+  }
+
+  async executions(ownerId: string, id: string, limit: number, offset: number) {
+    await this.task(ownerId, id);
+    const rows = await this.deps.db
+      .selectFrom('task_executions')
+      .selectAll()
+      .where('task_id', '=', id)
+      .orderBy('execution_number', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const total = await this.deps.db.selectFrom('task_executions').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', id).executeTakeFirstOrThrow();
+    return { success: true, data: rows.map(executionView), meta: { limit, offset, total: Number(total.n) } };
+  }
+
+  async cancelExecution(ownerId: string, taskId: string, executionId: string): Promise<void> {
+    await this.task(ownerId, taskId);
+    const execution = await this.deps.db.selectFrom('task_executions').selectAll().where('id', '=', executionId).where('task_id', '=', taskId).executeTakeFirst();
+    if (!execution) throw notFound('execution');
+    if (execution.status !== 'pending' && execution.status !== 'running') {
+      throw conflict('Execution already finished', `The execution is ${execution.status}; only pending or running executions can be cancelled`);
+    }
+    const now = this.now();
+    await this.deps.db
+      .updateTable('task_executions')
+      .set({ status: 'cancelled', completed_at: now, started_at: execution.started_at ?? now, error_message: 'Cancelled by user' })
+      .where('id', '=', executionId)
+      .where('status', 'in', ['pending', 'running'])
+      .execute();
+    // The job is cancelled too; a scrape is a single synchronous page and simply ends.
+    if (execution.job_uuid && execution.job_kind === 'crawl') await this.deps.crawls.cancel(ownerId, execution.job_uuid, now, this.deps.retentionMs);
+    this.deps.onChange?.();
+  }
+}
