@@ -28,7 +28,7 @@ import { TaskService } from './tasks/service.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
-import { type Clock, systemClock } from './util/time.js';
+import { acceleratedClock, type Clock } from './util/time.js';
 
 export const VERSION = '0.1.0';
 
@@ -54,7 +54,7 @@ export interface AppOptions {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? acceleratedClock(config.clockSpeedup, config.clockAnchorMs);
   const roles = options.roles ?? { worker: true };
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema });
   try {

@@ -76,6 +76,8 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: int(25, 1, 60_000),
   SCHEDULER_TICK_MS: int(1000, 10, 60_000),
   SCHEDULER_GRACE_MS: int(3_600_000, 0, 7 * 24 * 3_600_000),
+  CLOCK_SPEEDUP: int(1, 1, 3600),
+  CLOCK_ANCHOR_MS: int(0, 0, Number.MAX_SAFE_INTEGER),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
@@ -112,6 +114,9 @@ export type Config = {
   webhookPollMs: number;
   schedulerTickMs: number;
   schedulerGraceMs: number;
+  /** Testing only: time runs this many times faster from the anchor (real ms since the epoch). */
+  clockSpeedup: number;
+  clockAnchorMs: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
@@ -162,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: e.WEBHOOK_POLL_MS,
     schedulerTickMs: e.SCHEDULER_TICK_MS,
     schedulerGraceMs: e.SCHEDULER_GRACE_MS,
+    clockSpeedup: e.CLOCK_SPEEDUP,
+    clockAnchorMs: e.CLOCK_ANCHOR_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,

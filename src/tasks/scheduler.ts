@@ -155,6 +155,7 @@ export class Scheduler {
         .returning('id')
         .executeTakeFirst();
       if (!inserted) return undefined;
+      this.o.logger.debug({ taskId: task.id, executionId: execution.id, scheduledFor: occurrence, status }, 'task fired');
       await trx.updateTable('scheduled_tasks').set({ last_execution_at: now.toISOString() }).where('id', '=', task.id).execute();
       return status === 'running' ? execution : undefined;
     });
