@@ -15,6 +15,8 @@ import type { ExecutionRow, TaskRow } from './views.js';
 
 export const AUTO_PAUSE_AFTER = 5;
 export const MAX_QUEUED = 10;
+/** Due tasks claimed per transaction. */
+const FIRE_BATCH = 500;
 
 export interface SchedulerOptions {
   db: Kysely<Database>;
@@ -59,13 +61,15 @@ export class Scheduler {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      let wait = this.o.tickMs;
       try {
         await this.tick();
+        wait = await this.sleepMs();
       } catch (error) {
         this.o.logger.error({ err: error }, 'scheduler tick failed; retrying');
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.o.tickMs);
+        const timer = setTimeout(done, wait);
         const self = this;
         function done() {
           clearTimeout(timer);
@@ -77,87 +81,145 @@ export class Scheduler {
     }
   }
 
-  /** One pass: fire what is due, end executions whose jobs ended, start queued ones. */
+  /** One pass: fire everything due (in batches, without pausing between them), then end executions whose jobs ended. */
   async tick(): Promise<void> {
-    const now = this.o.clock();
-    const due = await this.o.db
+    // Jobs start once the whole due set is claimed: starting them in between would make the
+    // later batches wait for the store behind the first batches' job work.
+    const toStart: Array<{ task: TaskRow; execution: ExecutionRow }> = [];
+    for (;;) {
+      const now = this.o.clock();
+      const due = await this.o.db
+        .selectFrom('scheduled_tasks')
+        .selectAll()
+        .where('next_execution_at', '<=', now.toISOString())
+        .where('is_paused', '=', 0)
+        .where('is_active', '=', 1)
+        .orderBy('next_execution_at')
+        .limit(FIRE_BATCH)
+        .execute();
+      if (due.length === 0) break;
+      try {
+        toStart.push(...(await this.fireBatch(due, now)));
+      } catch (error) {
+        this.o.logger.error({ err: error, tasks: due.length }, 'firing scheduled tasks failed');
+        break;
+      }
+      if (due.length < FIRE_BATCH) break;
+    }
+    for (const { task, execution } of toStart) this.launch(task, execution);
+    await this.reconcile(this.o.clock());
+  }
+
+  /** How long to sleep: until the next tick, or until the earliest task is due if sooner. */
+  private async sleepMs(): Promise<number> {
+    const row = await this.o.db
       .selectFrom('scheduled_tasks')
-      .selectAll()
-      .where('next_execution_at', '<=', now.toISOString())
+      .select((eb) => eb.fn.min('next_execution_at').as('at'))
       .where('is_paused', '=', 0)
       .where('is_active', '=', 1)
-      .orderBy('next_execution_at')
-      .limit(1000)
-      .execute();
-    for (const task of due) {
-      try {
-        const started = await this.fire(task, now);
-        if (started) this.launch(task, started);
-      } catch (error) {
-        this.o.logger.error({ err: error, taskId: task.id }, 'firing a scheduled task failed');
-      }
-    }
-    await this.reconcile(now);
+      .executeTakeFirst();
+    const at = row?.at ? Date.parse(String(row.at)) : Number.POSITIVE_INFINITY;
+    return Math.max(0, Math.min(this.o.tickMs, at - this.o.clock().getTime()));
   }
 
   /**
-   * Claims one occurrence: advances next_execution_at only if no other scheduler did, and
-   * inserts the execution under the unique (task, scheduled time) key. Returns the execution
-   * to start now, if any.
+   * Claims the due occurrence of each task, in one transaction: advances next_execution_at
+   * only where no other scheduler did (optimistic check), and inserts the executions under the
+   * unique (task, scheduled time) key. Returns the executions to start now.
    */
-  private async fire(task: TaskRow, now: Date): Promise<ExecutionRow | undefined> {
-    const occurrence = task.next_execution_at as string;
+  private async fireBatch(tasks: TaskRow[], now: Date): Promise<Array<{ task: TaskRow; execution: ExecutionRow }>> {
+    const nowIso = now.toISOString();
     return this.o.db.transaction().execute(async (trx) => {
-      const next = nextRun(task.cron_expression, task.timezone, now)?.toISOString() ?? null;
-      const advanced = await trx
-        .updateTable('scheduled_tasks')
-        .set({ next_execution_at: next })
-        .where('id', '=', task.id)
-        .where('next_execution_at', '=', occurrence)
-        .executeTakeFirst();
-      if (Number(advanced.numUpdatedRows) !== 1) return undefined;
-      // Downtime: at most one catch-up run, and only within the grace period.
-      if (now.getTime() - Date.parse(occurrence) > this.o.graceMs) return undefined;
-      if (task.max_executions_per_day !== null && (await this.countOnDay(trx, task, occurrence)) >= task.max_executions_per_day) return undefined;
-
-      const active = await trx.selectFrom('task_executions').select(['status']).where('task_id', '=', task.id).where('status', 'in', ['pending', 'running']).execute();
-      let status: 'running' | 'pending' = 'running';
-      if (active.length > 0) {
-        if (task.concurrency_mode !== 'queue') return undefined;
-        if (active.filter((a) => a.status === 'pending').length >= MAX_QUEUED) return undefined;
-        status = 'pending';
+      // Tasks with the same schedule and due time advance together: one statement per group,
+      // returning the rows this scheduler advanced (the optimistic check against other schedulers).
+      const groups = new Map<string, TaskRow[]>();
+      for (const task of tasks) {
+        const key = `${task.cron_expression}\u0000${task.timezone}\u0000${task.next_execution_at}`;
+        groups.set(key, [...(groups.get(key) ?? []), task]);
       }
-      const last = await trx.selectFrom('task_executions').select((eb) => eb.fn.max('execution_number').as('n')).where('task_id', '=', task.id).executeTakeFirst();
-      const execution: ExecutionRow = {
-        id: randomUUID(),
-        task_id: task.id,
-        owner_id: task.owner_id,
-        execution_number: Number(last?.n ?? 0) + 1,
-        status,
-        scheduled_for: occurrence,
-        started_at: status === 'running' ? now.toISOString() : null,
-        completed_at: null,
-        job_uuid: null,
-        job_kind: task.task_type,
-        triggered_by: 'scheduler',
-        error_message: null,
-        credits_used: 0,
-        items_processed: 0,
-        items_succeeded: 0,
-        items_failed: 0,
-        job_status: null,
-        created_at: now.toISOString(),
-      };
-      const inserted = await trx
-        .insertInto('task_executions')
-        .values(execution)
-        .onConflict((oc) => oc.columns(['task_id', 'scheduled_for']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) return undefined;
-      this.o.logger.debug({ taskId: task.id, executionId: execution.id, scheduledFor: occurrence, status }, 'task fired');
-      await trx.updateTable('scheduled_tasks').set({ last_execution_at: now.toISOString() }).where('id', '=', task.id).execute();
-      return status === 'running' ? execution : undefined;
+      const advancedIds = new Set<string>();
+      for (const group of groups.values()) {
+        const first = group[0] as TaskRow;
+        const next = nextRun(first.cron_expression, first.timezone, now)?.toISOString() ?? null;
+        const rows = await trx
+          .updateTable('scheduled_tasks')
+          .set({ next_execution_at: next })
+          .where('id', 'in', group.map((t) => t.id))
+          .where('next_execution_at', '=', first.next_execution_at)
+          .returning('id')
+          .execute();
+        for (const r of rows) advancedIds.add(r.id);
+      }
+      const claimed: TaskRow[] = [];
+      for (const task of tasks) {
+        if (!advancedIds.has(task.id)) continue;
+        // Downtime: at most one catch-up run, and only within the grace period.
+        if (now.getTime() - Date.parse(task.next_execution_at as string) > this.o.graceMs) continue;
+        if (task.max_executions_per_day !== null && (await this.countOnDay(trx, task, task.next_execution_at as string)) >= task.max_executions_per_day) continue;
+        claimed.push(task);
+      }
+      if (claimed.length === 0) return [];
+      const ids = claimed.map((t) => t.id);
+      const active = await trx.selectFrom('task_executions').select(['task_id', 'status']).where('task_id', 'in', ids).where('status', 'in', ['pending', 'running']).execute();
+      const numbers = await trx
+        .selectFrom('task_executions')
+        .select(['task_id', (eb) => eb.fn.max('execution_number').as('n')])
+        .where('task_id', 'in', ids)
+        .groupBy('task_id')
+        .execute();
+      const lastNumber = new Map(numbers.map((r) => [r.task_id, Number(r.n ?? 0)]));
+      const rows: Array<{ task: TaskRow; execution: ExecutionRow }> = [];
+      for (const task of claimed) {
+        const mine = active.filter((a) => a.task_id === task.id);
+        let status: 'running' | 'pending' = 'running';
+        if (mine.length > 0) {
+          if (task.concurrency_mode !== 'queue') continue;
+          if (mine.filter((a) => a.status === 'pending').length >= MAX_QUEUED) continue;
+          status = 'pending';
+        }
+        rows.push({
+          task,
+          execution: {
+            id: randomUUID(),
+            task_id: task.id,
+            owner_id: task.owner_id,
+            execution_number: (lastNumber.get(task.id) ?? 0) + 1,
+            status,
+            scheduled_for: task.next_execution_at as string,
+            started_at: status === 'running' ? nowIso : null,
+            completed_at: null,
+            job_uuid: null,
+            job_kind: task.task_type,
+            triggered_by: 'scheduler',
+            error_message: null,
+            credits_used: 0,
+            items_processed: 0,
+            items_succeeded: 0,
+            items_failed: 0,
+            job_status: null,
+            created_at: nowIso,
+          },
+        });
+      }
+      if (rows.length === 0) return [];
+      const inserted = new Set<string>();
+      for (let i = 0; i < rows.length; i += 200) {
+        const result = await trx
+          .insertInto('task_executions')
+          .values(rows.slice(i, i + 200).map((r) => r.execution))
+          .onConflict((oc) => oc.columns(['task_id', 'scheduled_for']).doNothing())
+          .returning('id')
+          .execute();
+        for (const r of result) inserted.add(r.id);
+      }
+      const fired = rows.filter((r) => inserted.has(r.execution.id));
+      if (fired.length > 0) {
+        await trx.updateTable('scheduled_tasks').set({ last_execution_at: nowIso }).where('id', 'in', fired.map((r) => r.task.id)).execute();
+      }
+      for (const { task, execution } of fired) {
+        this.o.logger.debug({ taskId: task.id, executionId: execution.id, scheduledFor: execution.scheduled_for, status: execution.status }, 'task fired');
+      }
+      return fired.filter((r) => r.execution.status === 'running');
     });
   }
 
