@@ -83,21 +83,8 @@ export const createTaskSchema = z
   .meta({ id: 'ScheduledTaskCreate' });
 export type CreateTaskBody = z.infer<typeof createTaskSchema>;
 
-export const updateTaskSchema = z
-  .strictObject({
-    name: fields.name.optional(),
-    description: fields.description.optional(),
-    cron_expression: fields.cron_expression.optional(),
-    timezone: fields.timezone.optional(),
-    task_type: fields.task_type.optional(),
-    task_payload: fields.task_payload.optional(),
-    concurrency_mode: fields.concurrency_mode.optional(),
-    max_executions_per_day: fields.max_executions_per_day.optional(),
-    webhook_ids: fields.webhook_ids.optional(),
-    tags: fields.tags.optional(),
-    metadata: fields.metadata.optional(),
-  })
-  .meta({ id: 'ScheduledTaskUpdate' });
+/** Any subset of the writable fields; webhook_url only at creation (it creates the subscription). */
+export const updateTaskSchema = createTaskSchema.omit({ webhook_url: true }).partial().meta({ id: 'ScheduledTaskUpdate' });
 export type UpdateTaskBody = z.infer<typeof updateTaskSchema>;
 
 export const pauseSchema = z.strictObject({ reason: z.string().max(1000).optional() }).optional();

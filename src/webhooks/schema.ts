@@ -40,21 +40,22 @@ const fields = {
   metadata: z.record(z.string(), z.unknown()),
 };
 
-export const createWebhookSchema = z
-  .strictObject({
-    name: fields.name,
-    description: fields.description.optional(),
-    webhook_url: fields.webhook_url,
-    event_types: fields.event_types,
-    scope: fields.scope.optional(),
-    specific_task_ids: fields.specific_task_ids.optional(),
-    timeout_seconds: fields.timeout_seconds.optional(),
-    max_retries: fields.max_retries.optional(),
-    retry_backoff_multiplier: fields.retry_backoff_multiplier.optional(),
-    custom_headers: fields.custom_headers.optional(),
-    tags: fields.tags.optional(),
-    metadata: fields.metadata.optional(),
-  })
+const webhookFields = z.strictObject({
+  name: fields.name,
+  description: fields.description.optional(),
+  webhook_url: fields.webhook_url,
+  event_types: fields.event_types,
+  scope: fields.scope.optional(),
+  specific_task_ids: fields.specific_task_ids.optional(),
+  timeout_seconds: fields.timeout_seconds.optional(),
+  max_retries: fields.max_retries.optional(),
+  retry_backoff_multiplier: fields.retry_backoff_multiplier.optional(),
+  custom_headers: fields.custom_headers.optional(),
+  tags: fields.tags.optional(),
+  metadata: fields.metadata.optional(),
+});
+
+export const createWebhookSchema = webhookFields
   .superRefine((body, ctx) => {
     if (body.scope === 'specific' && (body.specific_task_ids?.length ?? 0) === 0) {
       ctx.addIssue({ code: 'custom', path: ['specific_task_ids'], message: 'Required when scope is "specific"' });
@@ -63,22 +64,8 @@ export const createWebhookSchema = z
   .meta({ id: 'WebhookCreate' });
 export type CreateWebhookBody = z.infer<typeof createWebhookSchema>;
 
-export const updateWebhookSchema = z
-  .strictObject({
-    name: fields.name.optional(),
-    description: fields.description.optional(),
-    webhook_url: fields.webhook_url.optional(),
-    event_types: fields.event_types.optional(),
-    scope: fields.scope.optional(),
-    specific_task_ids: fields.specific_task_ids.optional(),
-    timeout_seconds: fields.timeout_seconds.optional(),
-    max_retries: fields.max_retries.optional(),
-    retry_backoff_multiplier: fields.retry_backoff_multiplier.optional(),
-    custom_headers: fields.custom_headers.optional(),
-    tags: fields.tags.optional(),
-    metadata: fields.metadata.optional(),
-  })
-  .meta({ id: 'WebhookUpdate' });
+/** Any subset of the writable fields (the scope rule is checked against the stored subscription). */
+export const updateWebhookSchema = webhookFields.partial().meta({ id: 'WebhookUpdate' });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookSchema>;
 
 const isoDate = z
