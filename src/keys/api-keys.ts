@@ -83,13 +83,24 @@ export class ApiKeys {
 
   /** Revokes by id or by the key's printed prefix; returns how many keys were revoked. */
   async revoke(idOrPrefix: string): Promise<number> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: iso(this.clock()) })
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return this.db.transaction().execute(async (trx) => {
+      const revoked = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: iso(this.clock()) })
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
+        .returning('id')
+        .execute();
+      // A revoked key's scheduled tasks can no longer run: they become inactive (decisions.md).
+      if (revoked.length > 0) {
+        await trx
+          .updateTable('scheduled_tasks')
+          .set({ is_active: 0, next_execution_at: null })
+          .where('owner_id', 'in', revoked.map((r) => r.id))
+          .execute();
+      }
+      return revoked.length;
+    });
   }
 
   async countStored(): Promise<number> {

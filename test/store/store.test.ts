@@ -40,6 +40,24 @@ for (const make of allDatabases()) {
       assert.equal(await keys.revoke(created.id), 0, 'revoking twice changes nothing');
     });
 
+    it('makes the scheduled tasks of a revoked key inactive', async () => {
+      const keys = new ApiKeys(db.kysely, []);
+      const created = await keys.create('tasks');
+      const now = new Date().toISOString();
+      await db.kysely
+        .insertInto('scheduled_tasks')
+        .values({
+          id: crypto.randomUUID(), owner_id: created.id, name: 't', description: null, cron_expression: '* * * * *', timezone: 'UTC', task_type: 'scrape',
+          task_payload: '{}', concurrency_mode: 'skip', max_executions_per_day: null, webhook_ids: null, webhook_url: null, implicit_webhook_id: null, tags: null,
+          metadata: null, min_credits_required: 1, is_active: 1, is_paused: 0, pause_reason: null, next_execution_at: now, total_executions: 0,
+          successful_executions: 0, failed_executions: 0, consecutive_failures: 0, last_execution_at: null, created_at: now, updated_at: now,
+        })
+        .execute();
+      await keys.revoke(created.id);
+      const task = await db.kysely.selectFrom('scheduled_tasks').select(['is_active', 'next_execution_at']).where('owner_id', '=', created.id).executeTakeFirstOrThrow();
+      assert.deepEqual(task, { is_active: 0, next_execution_at: null });
+    });
+
     it('accepts environment keys with a stable owner per key', async () => {
       const a = new ApiKeys(db.kysely, ['alpha-key', 'beta-key']);
       const b = new ApiKeys(db.kysely, ['alpha-key']);

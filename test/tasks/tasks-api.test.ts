@@ -195,6 +195,16 @@ describe('scheduled tasks', () => {
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
+  it('catches up one missed run within the grace period, not every missed one', async () => {
+    const id = await create({});
+    advance(30 * 60_000);
+    await tick();
+    const list = await settle(id, 1);
+    assert.equal(list.length, 1, 'thirty missed minutes give one catch-up execution');
+    assert.ok(Date.parse((await task(id)).next_execution_at) > now.getTime());
+    await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
+  });
+
   it('updates any subset, recomputes the next run, and deletes with the history', async () => {
     const id = await create({});
     advance(60_000);
