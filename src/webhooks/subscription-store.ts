@@ -4,22 +4,11 @@ import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
 
 export type SubscriptionRow = WebhookSubscriptionTable;
 
-export interface Subscription {
+/** A stored subscription: its writable fields plus identity, state and counters. */
+export interface Subscription extends SubscriptionFields {
   id: string;
   ownerId: string;
-  name: string;
-  description: string | null;
-  webhookUrl: string;
   secret: string;
-  eventTypes: string[];
-  scope: 'all' | 'specific';
-  specificTaskIds: string[] | null;
-  timeoutSeconds: number;
-  maxRetries: number;
-  retryBackoffMultiplier: number;
-  customHeaders: Record<string, string> | null;
-  tags: string[] | null;
-  metadata: Record<string, unknown> | null;
   taskId: string | null;
   isActive: boolean;
   disabledReason: string | null;
