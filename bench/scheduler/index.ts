@@ -17,7 +17,7 @@ function quantile(sorted: number[], q: number): number {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scheduler-'));
-  const config = loadConfig({ DATA_DIR: dataDir, API_KEYS: KEY, LOG_LEVEL: 'warn', EXTRACT_THREADS: '0', SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '1000', WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '25' });
+  const config = loadConfig({ DATA_DIR: dataDir, API_KEYS: KEY, LOG_LEVEL: 'warn', EXTRACT_THREADS: '0', SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '1000', WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '250' });
   const app = await createApp({ config, logger: pino({ level: 'warn' }) });
   const owner = await app.keys.verify(KEY);
   if (!owner) throw new Error('no owner');

@@ -1,5 +1,6 @@
 // The events outbox: events are rows written inside the transaction of the change they report.
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 
@@ -17,6 +18,24 @@ export interface StoredEvent extends NewEvent {
   id: string;
 }
 
+/**
+ * Tells in-process listeners (the webhook dispatcher) that events were recorded, so they look
+ * at once instead of at their next poll. Emitted on the next turn of the event loop: on SQLite
+ * the listener's read waits behind the recording transaction on the one connection; elsewhere
+ * a read that comes too early finds nothing and the next poll picks the event up.
+ */
+export const outboxSignal = new EventEmitter();
+let signalPending = false;
+
+function signalRecorded(): void {
+  if (signalPending) return;
+  signalPending = true;
+  setImmediate(() => {
+    signalPending = false;
+    outboxSignal.emit('recorded');
+  });
+}
+
 /** Records an event; pass the transaction that holds the state change it reports. */
 export async function recordEvent(trx: Transaction<Database> | Kysely<Database>, event: NewEvent): Promise<string> {
   const id = randomUUID();
@@ -31,6 +50,7 @@ export async function recordEvent(trx: Transaction<Database> | Kysely<Database>,
       created_at: event.createdAt,
     })
     .execute();
+  signalRecorded();
   return id;
 }
 

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../util/time.js';
+import { outboxSignal } from '../events/outbox.js';
 import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
@@ -57,9 +58,14 @@ export class WebhookDispatcher {
 
   constructor(private readonly o: DispatcherOptions) {}
 
+  private readonly onRecorded = (): void => {
+    for (const wake of [...this.fanOutWakers]) wake();
+  };
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    outboxSignal.on('recorded', this.onRecorded);
     this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
     this.heartbeat.unref();
     this.loops = [this.fanOutLoop(), this.sendLoop()];
@@ -78,6 +84,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    outboxSignal.off('recorded', this.onRecorded);
     this.notify();
     await Promise.all(this.loops);
     await Promise.allSettled([...this.inFlight]);
