@@ -1,16 +1,12 @@
 // The crawl routes: POST /v1/crawl, GET /v1/crawl/:jobId/status, GET /v1/crawl/:jobId, DELETE /v1/crawl/:jobId.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
-import { invalidId, validationError } from '../http/errors.js';
+import { uuidParam, validationError } from '../http/errors.js';
 import { type CrawlRequest, crawlRequestSchema } from './schema.js';
 import type { CrawlService } from './service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string {
-  const id = request.params.jobId;
-  if (!UUID.test(id)) throw invalidId('job');
-  return id.toLowerCase();
+  return uuidParam(request.params.jobId, 'job');
 }
 
 function parseSkip(raw: unknown): number {

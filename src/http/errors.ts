@@ -33,6 +33,14 @@ export function invalidApiKey(): ApiError {
   return new ApiError(401, { error: 'Invalid API key' });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id as stored (lower case), or the 400 "Invalid <thing> ID" when it is not a UUID. */
+export function uuidParam(value: string | undefined, thing: string): string {
+  if (value === undefined || !UUID.test(value)) throw invalidId(thing);
+  return value.toLowerCase();
+}
+
 /** A path id that is not a UUID, e.g. invalidId('job') -> "Invalid job ID". */
 export function invalidId(thing: string): ApiError {
   const label = thing.charAt(0).toUpperCase() + thing.slice(1);

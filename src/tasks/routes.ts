@@ -2,16 +2,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ownerOf } from '../http/auth.js';
-import { invalidId } from '../http/errors.js';
+import { uuidParam } from '../http/errors.js';
 import { type CreateTaskBody, createTaskSchema, executionsQuerySchema, pauseSchema, type UpdateTaskBody, updateTaskSchema } from './schema.js';
 import type { TaskService } from './service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Params = { taskId: string; executionId?: string };
 
 function taskIdOf(request: FastifyRequest<{ Params: Params }>): string {
-  if (!UUID.test(request.params.taskId)) throw invalidId('task');
-  return request.params.taskId.toLowerCase();
+  return uuidParam(request.params.taskId, 'task');
 }
 
 export function taskRoutes(service: TaskService) {
@@ -61,9 +59,8 @@ export function taskRoutes(service: TaskService) {
     );
     app.delete<{ Params: Params }>('/v1/scheduled-tasks/:taskId/executions/:executionId', { schema: { tags, summary: 'Cancel a pending or running execution' } }, async (request) => {
       const id = taskIdOf(request);
-      const executionId = request.params.executionId ?? '';
-      if (!UUID.test(executionId)) throw invalidId('execution');
-      await service.cancelExecution(ownerOf(request), id, executionId.toLowerCase());
+      const executionId = uuidParam(request.params.executionId, 'execution');
+      await service.cancelExecution(ownerOf(request), id, executionId);
       return { success: true, message: 'Execution cancelled' };
     });
   };

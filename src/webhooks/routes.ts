@@ -1,24 +1,19 @@
 // The webhook routes: subscriptions, their deliveries, test, replay, activation, and the event catalogue.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
-import { invalidId } from '../http/errors.js';
+import { uuidParam } from '../http/errors.js';
 import { eventCatalogue } from './catalogue.js';
 import { type CreateWebhookBody, createWebhookSchema, type DeliveriesQuery, deliveriesQuerySchema, type UpdateWebhookBody, updateWebhookSchema } from './schema.js';
 import type { WebhookService } from './service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Params = { webhookId: string; deliveryId?: string };
 
 function webhookIdOf(request: FastifyRequest<{ Params: Params }>): string {
-  if (!UUID.test(request.params.webhookId)) throw invalidId('webhook');
-  return request.params.webhookId.toLowerCase();
+  return uuidParam(request.params.webhookId, 'webhook');
 }
 
 function deliveryIdOf(request: FastifyRequest<{ Params: Params }>): string {
-  const id = request.params.deliveryId ?? '';
-  if (!UUID.test(id)) throw invalidId('delivery');
-  return id.toLowerCase();
+  return uuidParam(request.params.deliveryId, 'delivery');
 }
 
 export function webhookRoutes(service: WebhookService) {
