@@ -5,6 +5,7 @@ import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
+import { Wakeup } from '../util/wakeup.js';
 import { HostLimiter } from './host-limiter.js';
 import type { RobotsCache } from './robots-cache.js';
 import type { CrawlOptions } from './schema.js';
@@ -48,7 +49,7 @@ export class CrawlRunner {
   private active = 0;
   private stopped = true;
   private loopDone: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | undefined;
+  private readonly wakeup = new Wakeup();
   private readonly inFlight = new Set<Promise<void>>();
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -66,7 +67,7 @@ export class CrawlRunner {
 
   /** New work exists (a crawl was created): look now instead of at the next poll. */
   notify(): void {
-    this.wakeUp?.();
+    this.wakeup.wake();
   }
 
   /** Stops taking work and waits for the pages in flight; their leases are kept valid until then. */
@@ -112,16 +113,7 @@ export class CrawlRunner {
   }
 
   private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.o.pollMs ?? 500);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wakeUp = undefined;
-        resolve();
-      }
-      this.wakeUp = done;
-    });
+    return this.wakeup.sleep(this.o.pollMs ?? 500);
   }
 
   private launch(page: ClaimedPage): void {

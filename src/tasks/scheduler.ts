@@ -10,6 +10,7 @@ import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
+import { Wakeup } from '../util/wakeup.js';
 import { nextRun, zonedDay } from './cron/index.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 
@@ -36,7 +37,7 @@ type Trx = Transaction<Database>;
 export class Scheduler {
   private stopped = true;
   private loop: Promise<void> = Promise.resolve();
-  private wake: (() => void) | undefined;
+  private readonly wakeup = new Wakeup();
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly o: SchedulerOptions) {}
@@ -48,7 +49,7 @@ export class Scheduler {
   }
 
   notify(): void {
-    this.wake?.();
+    this.wakeup.wake();
   }
 
   async stop(): Promise<void> {
@@ -68,16 +69,7 @@ export class Scheduler {
       } catch (error) {
         this.o.logger.error({ err: error }, 'scheduler tick failed; retrying');
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        const self = this;
-        function done() {
-          clearTimeout(timer);
-          self.wake = undefined;
-          resolve();
-        }
-        this.wake = done;
-      });
+      await this.wakeup.sleep(wait);
     }
   }
 

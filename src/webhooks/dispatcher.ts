@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../util/time.js';
+import { Wakeup } from '../util/wakeup.js';
 import { outboxSignal } from '../events/outbox.js';
 import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
@@ -48,8 +49,8 @@ export class WebhookDispatcher {
   readonly workerId = randomUUID();
   private stopped = true;
   private loops: Promise<void>[] = [];
-  private readonly sendWakers = new Set<() => void>();
-  private readonly fanOutWakers = new Set<() => void>();
+  private readonly sendWakeup = new Wakeup();
+  private readonly fanOutWakeup = new Wakeup();
   private readonly unrecorded: Array<{ record: AttemptRecord; done: () => void }> = [];
   private flushing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -58,9 +59,7 @@ export class WebhookDispatcher {
 
   constructor(private readonly o: DispatcherOptions) {}
 
-  private readonly onRecorded = (): void => {
-    for (const wake of [...this.fanOutWakers]) wake();
-  };
+  private readonly onRecorded = (): void => this.fanOutWakeup.wake();
 
   start(): void {
     if (!this.stopped) return;
@@ -74,11 +73,11 @@ export class WebhookDispatcher {
   /** Something changed (new events, a test or replay): look now. */
   notify(): void {
     this.wakeSender();
-    for (const wake of [...this.fanOutWakers]) wake();
+    this.fanOutWakeup.wake();
   }
 
   private wakeSender(): void {
-    for (const wake of [...this.sendWakers]) wake();
+    this.sendWakeup.wake();
   }
 
   async stop(): Promise<void> {
@@ -90,18 +89,6 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.inFlight]);
     await this.flushing;
     if (this.heartbeat) clearInterval(this.heartbeat);
-  }
-
-  private sleep(wakers: Set<() => void>): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.o.pollMs);
-      wakers.add(done);
-    });
   }
 
   /**
@@ -157,7 +144,7 @@ export class WebhookDispatcher {
       } catch (error) {
         this.o.logger.error({ err: error }, 'webhook fan-out failed; retrying');
       }
-      await this.sleep(this.fanOutWakers);
+      await this.fanOutWakeup.sleep(this.o.pollMs);
     }
   }
 
@@ -169,7 +156,7 @@ export class WebhookDispatcher {
         // With a backlog, claim in batches (an eighth of the slots at least) rather than one
         // claim per finished delivery: each claim is a transaction and an index scan.
         if (free < Math.ceil(this.o.concurrency / 8) && this.inFlight.size > 0) {
-          await this.sleep(this.sendWakers);
+          await this.sendWakeup.sleep(this.o.pollMs);
           continue;
         }
         const roomFor = (id: string) => this.o.perSubscription - (this.perSubscription.get(id) ?? 0);
@@ -191,7 +178,7 @@ export class WebhookDispatcher {
           });
         this.inFlight.add(task);
       }
-      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sleep(this.sendWakers);
+      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sendWakeup.sleep(this.o.pollMs);
     }
   }
 
