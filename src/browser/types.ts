@@ -1,0 +1,103 @@
+// Public contract of the browser engines: what the scrape pipeline asks a browser for and what it gets back.
+import type { FetchErrorCode } from '../scrape/fetch/types.js';
+
+export type BrowserEngineName = 'playwright' | 'puppeteer';
+
+export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
+
+export type SelectorState = 'attached' | 'visible' | 'hidden' | 'detached';
+
+/** One `wait_for_selector` entry, normalized (a bare string is `{ selector, state: 'visible' }`). */
+export interface SelectorWait {
+  selector: string;
+  state: SelectorState;
+  /** Per-entry limit in ms; when absent the page's remaining time budget applies. */
+  timeoutMs?: number;
+}
+
+export interface RenderRequest {
+  url: string;
+  engine: BrowserEngineName;
+  /** Whole render: navigation, waits, content and screenshot. */
+  timeoutMs: number;
+  /** Navigation wait condition; default 'load'. */
+  waitUntil?: WaitUntil;
+  /** Extra delay in ms after navigation; ignored when `waitForSelector` is given (it takes priority). */
+  waitFor?: number;
+  /** Awaited one after another. */
+  waitForSelector?: SelectorWait[];
+  /** PNG of the viewport or of the full page; images, media and fonts load only when a screenshot is asked for. */
+  screenshot?: 'viewport' | 'fullPage';
+  /** http(s) proxy for every request of this render. */
+  proxy?: string;
+  userAgent: string;
+  /** ALLOW_LOCAL_TARGETS: when false, every request the page makes to a private address is refused. */
+  allowPrivateAddresses: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RenderedPage {
+  /** As requested. */
+  sourceUrl: string;
+  /** The page's URL when the content was read (after redirects and history.pushState). */
+  finalUrl: string;
+  /** Of the main document's response (the last redirect hop). */
+  statusCode: number;
+  /** Media type of the main document, lower case, e.g. 'text/html'. */
+  contentType: string;
+  headers: Record<string, string>;
+  /** Serialized rendered DOM (`<!DOCTYPE html>` + documentElement.outerHTML). */
+  html: string;
+  /** PNG bytes when a screenshot was asked for. */
+  screenshot?: Buffer;
+  engine: BrowserEngineName;
+}
+
+/**
+ * Codes of render failures. The fetch codes keep their meaning (BLOCKED_ADDRESS, TIMEOUT, DNS_FAILURE,
+ * CONNECTION_REFUSED, ABORTED, ...); the rest are browser-only.
+ */
+export type BrowserErrorCode =
+  | FetchErrorCode
+  /** No Chromium at the configured path, or it fails to launch. */
+  | 'BROWSER_UNAVAILABLE'
+  /** A `wait_for_selector` entry did not reach its state in time. */
+  | 'SELECTOR_TIMEOUT'
+  /** The tab or the browser crashed while rendering. */
+  | 'PAGE_CRASHED'
+  /** Navigation failed for another reason the browser reported (net::ERR_...). */
+  | 'NAVIGATION_FAILED';
+
+export class BrowserError extends Error {
+  readonly code: BrowserErrorCode;
+  readonly url: string;
+
+  constructor(code: BrowserErrorCode, message: string, url: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BrowserError';
+    this.code = code;
+    this.url = url;
+  }
+}
+
+export interface BrowserPoolOptions {
+  /** Chromium binary; default CHROMIUM_PATH or /usr/bin/chromium. */
+  executablePath: string;
+  /** Browsers per engine launched at most. */
+  maxBrowsers: number;
+  /** Pages rendered at once across all browsers; further renders wait in line. */
+  maxPages: number;
+  /** A browser is replaced after this many pages (bounds memory growth of long-lived browsers). */
+  pagesPerBrowser: number;
+  /** Launch budget; a launch that takes longer counts as a crash. */
+  launchTimeoutMs: number;
+}
+
+export interface BrowserPool {
+  /** Renders one page; throws BrowserError. Never leaves a page or context open, whatever happens. */
+  render(request: RenderRequest): Promise<RenderedPage>;
+  /** Whether a browser can be launched here (the binary exists and is executable); cached. */
+  available(): Promise<boolean>;
+  /** Closes every browser; pending renders fail with ABORTED. */
+  close(): Promise<void>;
+}
