@@ -69,6 +69,15 @@ const envSchema = z.object({
   RESPECT_ROBOTS_TXT: bool(true),
   EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),
   EXTRACT_WORKER_HEAP_MB: int(128, 32, 8192),
+  CHROMIUM_PATH: z.string().optional().transform((v) => (v && v.trim() !== '' ? v.trim() : '/usr/bin/chromium')),
+  BROWSER_MAX_BROWSERS: int(1, 1, 64),
+  BROWSER_MAX_PAGES: int(4, 1, 256),
+  BROWSER_PAGES_PER_BROWSER: int(500, 1, 1_000_000),
+  BROWSER_LAUNCH_TIMEOUT_MS: int(30_000, 1000, 600_000),
+  BROWSER_AUTO_ENGINE: z
+    .enum(['playwright', 'puppeteer'])
+    .optional()
+    .transform((v) => v ?? 'playwright'),
   WEBHOOK_CONCURRENCY: int(64, 1, 10_000),
   WEBHOOK_SUBSCRIPTION_CONCURRENCY: int(4, 1, 1000),
   WEBHOOK_LEASE_MS: int(30_000, 500, 3_600_000),
@@ -107,6 +116,13 @@ export type Config = {
   respectRobotsTxt: boolean;
   extractThreads: number;
   extractWorkerHeapMb: number;
+  chromiumPath: string;
+  browserMaxBrowsers: number;
+  browserMaxPages: number;
+  browserPagesPerBrowser: number;
+  browserLaunchTimeoutMs: number;
+  /** The browser engine that `engine: auto` moves a page to. */
+  browserAutoEngine: 'playwright' | 'puppeteer';
   webhookConcurrency: number;
   webhookSubscriptionConcurrency: number;
   webhookLeaseMs: number;
@@ -160,6 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
     extractThreads: e.EXTRACT_THREADS,
     extractWorkerHeapMb: e.EXTRACT_WORKER_HEAP_MB,
+    chromiumPath: e.CHROMIUM_PATH,
+    browserMaxBrowsers: e.BROWSER_MAX_BROWSERS,
+    browserMaxPages: e.BROWSER_MAX_PAGES,
+    browserPagesPerBrowser: e.BROWSER_PAGES_PER_BROWSER,
+    browserLaunchTimeoutMs: e.BROWSER_LAUNCH_TIMEOUT_MS,
+    browserAutoEngine: e.BROWSER_AUTO_ENGINE,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookSubscriptionConcurrency: e.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,

@@ -262,6 +262,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('task_executions_status').on('task_executions').columns(['status', 'task_id']).execute();
     },
   },
+  '0005_screenshots': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = isSqlite(db);
+      // PNGs of browser renders, served by GET /v1/screenshots/:id and deleted with their job.
+      await db.schema
+        .createTable('screenshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('bytes', 'integer', (c) => c.notNull())
+        .addColumn('content', sqlite ? 'blob' : 'bytea', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('screenshots_job').on('screenshots').column('job_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -202,4 +202,16 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   scheduled_tasks: ScheduledTaskTable;
   task_executions: TaskExecutionTable;
+  screenshots: ScreenshotTable;
+}
+
+export interface ScreenshotTable {
+  id: string;
+  owner_id: string;
+  job_id: string;
+  width: number;
+  height: number;
+  bytes: number;
+  content: Buffer;
+  created_at: string;
 }
