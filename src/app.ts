@@ -4,7 +4,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { ApiKeys } from './keys/api-keys.js';
-import { CURRENT_CAPABILITIES } from './scrape/capabilities.js';
+import { createBrowserPool } from './browser/index.js';
+import { deploymentCapabilities } from './scrape/capabilities.js';
+import { ScreenshotStore } from './screenshots/store.js';
+import { screenshotRoutes } from './screenshots/routes.js';
 import { PageCache } from './scrape/page-cache.js';
 import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
@@ -64,6 +67,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
     const cache = new PageCache(db.kysely);
     const extractor = createExtractor(config.extractThreads, config.extractWorkerHeapMb);
+    // Browsers launch on first use; without Chromium the service runs with the HTTP engine only.
+    const browserPool = createBrowserPool({
+      executablePath: config.chromiumPath,
+      maxBrowsers: config.browserMaxBrowsers,
+      maxPages: config.browserMaxPages,
+      pagesPerBrowser: config.browserPagesPerBrowser,
+      launchTimeoutMs: config.browserLaunchTimeoutMs,
+    });
+    const browserInstalled = await browserPool.available();
+    if (!browserInstalled) {
+      logger.warn({ chromiumPath: config.chromiumPath }, 'no Chromium at CHROMIUM_PATH: browser engines are off (apt-get install -y chromium)');
+    }
+    const capabilities = deploymentCapabilities(browserInstalled);
+    const screenshots = new ScreenshotStore(db.kysely);
     const pipeline: PipelineDeps = {
       cache,
       extractor,
@@ -73,12 +90,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxRedirects: config.scrapeMaxRedirects,
       allowPrivateAddresses: config.allowLocalTargets,
       defaultMaxAgeMs: config.cacheDefaultMaxAgeMs,
+      browser: browserInstalled ? browserPool : undefined,
+      autoBrowserEngine: config.browserAutoEngine,
+      screenshots,
     };
     const scrape = new ScrapeService({
       db: db.kysely,
       clock,
       logger,
-      capabilities: CURRENT_CAPABILITIES,
+      capabilities,
       retentionMs: config.jobRetentionMs,
       pipeline,
     });
@@ -101,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const crawl = new CrawlService({
       store: crawlStore,
       clock,
-      capabilities: CURRENT_CAPABILITIES,
+      capabilities,
       retentionMs: config.jobRetentionMs,
       onCreated: () => runner?.notify(),
     });
@@ -146,7 +166,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
-      routes: [scrapeRoutes(scrape), crawlRoutes(crawl, config.publicUrl), webhookRoutes(webhooks), taskRoutes(tasks)],
+      routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
     const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
     runner?.start();
@@ -168,6 +188,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closeWebhookDispatchers();
         await sweeper.stop();
         await closeDispatchers();
+        await browserPool.close();
         await extractor.close();
         await db.close();
       },

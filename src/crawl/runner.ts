@@ -1,6 +1,7 @@
 // The crawl worker: leases frontier pages from the store, runs the page pipeline, records outcomes; never throws.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
 import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
 import type { Format } from '../scrape/schema.js';
@@ -33,11 +34,14 @@ export interface CrawlRunnerOptions {
 
 interface JobContext {
   options: CrawlOptions;
+  ownerId: string;
   scope: Scope;
   loadedAt: number;
 }
 
-const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(['TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE']);
+const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode> = new Set([
+  'TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE', 'PAGE_CRASHED', 'NAVIGATION_FAILED',
+]);
 const MAX_RETRIES = 2;
 
 class RetryablePageError extends Error {}
@@ -136,6 +140,7 @@ export class CrawlRunner {
     const options = row.resolved;
     const ctx: JobContext = {
       options,
+      ownerId: row.ownerId,
       scope: createScope({
         seed: options.seed,
         strategy: options.strategy,
@@ -179,7 +184,7 @@ export class CrawlRunner {
     let result: PageResult;
     const release = await this.hosts.acquire(host, delayMs);
     try {
-      result = await this.fetch(page, options);
+      result = await this.fetch(page, ctx);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof FetchError && error.code === 'REDIRECT_DUPLICATE') {
@@ -187,14 +192,15 @@ export class CrawlRunner {
         await this.o.store.finishPage({ ...base, now: this.now(), visited: true });
         return;
       }
-      if (error instanceof RetryablePageError || (error instanceof FetchError && RETRYABLE.has(error.code))) {
+      const known = error instanceof FetchError || error instanceof BrowserError;
+      if (error instanceof RetryablePageError || (known && RETRYABLE.has(error.code))) {
         if (options.retry && page.attempts < MAX_RETRIES) {
           const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;
           await this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message);
           return;
         }
       }
-      if (!(error instanceof FetchError) && !(error instanceof RetryablePageError)) {
+      if (!known && !(error instanceof RetryablePageError)) {
         this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
       }
       await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message } });
@@ -220,14 +226,18 @@ export class CrawlRunner {
     }
   }
 
-  private async fetch(page: ClaimedPage, options: CrawlOptions): Promise<PageResult> {
+  private async fetch(page: ClaimedPage, { options, ownerId }: JobContext): Promise<PageResult> {
     // Links are always extracted: discovery needs them even when the client did not ask.
     const formats: Format[] = options.page.formats.includes('links') ? options.page.formats : [...options.page.formats, 'links'];
     const onRedirect = async (next: string): Promise<boolean> => {
       const url = normalizeUrl(next);
       return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
     };
-    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, { readCache: false, onRedirect });
+    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, {
+      readCache: false,
+      onRedirect,
+      job: { ownerId, jobId: page.jobId },
+    });
     const status = result.metadata.status_code;
     if (status === 429 || status >= 500) throw new RetryablePageError(`The page answered HTTP ${status}`);
     return result;

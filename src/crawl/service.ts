@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound, validationError } from '../http/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
+import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
 import { type CrawlRequest, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
@@ -83,7 +84,7 @@ export class CrawlService {
       completed: job.completed,
       credits_used: job.credits_used,
       ...(more ? { next: `${baseUrl}/v1/crawl/${id}?skip=${nextSkip}` } : {}),
-      data,
+      data: data.map((item) => ('screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item)),
     };
   }
 

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordEvent } from '../events/outbox.js';
 import { insertJob } from '../jobs/job-store.js';
 import type { Dialect } from '../store/database.js';
+import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 import type { Database, JobTable } from '../store/schema.js';
 import type { CrawlOptions } from './schema.js';
 
@@ -92,9 +93,10 @@ export class CrawlStore {
   }
 
   /** The options a crawl was created with (as stored with its job). */
-  async options(jobId: string): Promise<{ resolved: CrawlOptions } | undefined> {
-    const row = await this.db.selectFrom('jobs').select('options').where('id', '=', jobId).executeTakeFirst();
-    return row ? (JSON.parse(row.options) as { resolved: CrawlOptions }) : undefined;
+  async options(jobId: string): Promise<{ resolved: CrawlOptions; ownerId: string } | undefined> {
+    const row = await this.db.selectFrom('jobs').select(['options', 'owner_id']).where('id', '=', jobId).executeTakeFirst();
+    if (!row) return undefined;
+    return { ...(JSON.parse(row.options) as { resolved: CrawlOptions }), ownerId: row.owner_id };
   }
 
   async results(jobId: string, skip: number, pageSize: number): Promise<Array<Record<string, unknown>>> {
@@ -398,6 +400,7 @@ export class CrawlStore {
     const ids = expired.map((e) => e.id);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
+      await deleteScreenshotsOfJobs(trx, ids);
       await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
       await trx.deleteFrom('jobs').where('id', 'in', ids).execute();
     });

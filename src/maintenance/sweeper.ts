@@ -21,12 +21,13 @@ export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'lo
   const now = options.clock();
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
   const crawls = await options.crawls.deleteExpired(now.toISOString());
-  const result = await options.db
-    .deleteFrom('jobs')
-    .where('kind', '=', 'scrape')
-    .where('expires_at', '<', now.toISOString())
-    .executeTakeFirst();
-  return { cacheEntries, jobs: Number(result.numDeletedRows), crawls };
+  const jobs = await options.db.transaction().execute(async (trx) => {
+    const expired = trx.selectFrom('jobs').select('id').where('kind', '=', 'scrape').where('expires_at', '<', now.toISOString());
+    await trx.deleteFrom('screenshots').where('job_id', 'in', expired).execute();
+    const result = await trx.deleteFrom('jobs').where('kind', '=', 'scrape').where('expires_at', '<', now.toISOString()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+  return { cacheEntries, jobs, crawls };
 }
 
 /** Runs sweepOnce every interval; never throws, and stop() waits for a sweep in progress. */

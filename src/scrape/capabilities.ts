@@ -8,10 +8,14 @@ export interface Capabilities {
   ocr: boolean;
 }
 
-/** What the service offers today: the plain HTTP engine only. */
-export const CURRENT_CAPABILITIES: Capabilities = { browser: false, structuredExtraction: false, ocr: false };
+/** What a deployment offers; `browser` is whether Chromium was found at CHROMIUM_PATH. */
+export function deploymentCapabilities(browser: boolean): Capabilities {
+  return { browser, structuredExtraction: false, ocr: false };
+}
 
-const NO_BROWSER = 'needs a browser engine (Playwright or Puppeteer), which this deployment does not offer yet';
+const NO_BROWSER =
+  'needs a browser engine (Playwright or Puppeteer), and no Chromium is installed for this service: install it (apt-get install -y chromium) or set CHROMIUM_PATH, then restart';
+const NOT_CHEERIO = "needs a browser engine: use engine 'auto', 'playwright' or 'puppeteer' instead of 'cheerio'";
 
 /** Issues for every option that cannot be honoured; `prefix` is the field path of the options object. */
 export function unsupportedOptions(options: PageOptions, caps: Capabilities, prefix = ''): ValidationIssue[] {
@@ -19,16 +23,18 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
   const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const refuse = (field: string, message: string) => issues.push({ field: at(field), message, code: 'custom' });
 
-  if (!caps.browser) {
-    if (options.engine === 'playwright' || options.engine === 'puppeteer') {
-      refuse('engine', `Engine '${options.engine}' ${NO_BROWSER}; use 'auto' or 'cheerio'`);
+  // Without Chromium nothing browser-only can run; with it, only the explicit HTTP engine cannot.
+  const why = !caps.browser ? NO_BROWSER : options.engine === 'cheerio' ? NOT_CHEERIO : undefined;
+  if (why !== undefined) {
+    if (!caps.browser && (options.engine === 'playwright' || options.engine === 'puppeteer')) {
+      refuse('engine', `Engine '${options.engine}' ${NO_BROWSER}; or use 'auto' or 'cheerio'`);
     }
     options.formats.forEach((format, i) => {
-      if (format === 'screenshot' || format === 'screenshot@fullPage') refuse(`formats.${i}`, `Format '${format}' ${NO_BROWSER}`);
+      if (format === 'screenshot' || format === 'screenshot@fullPage') refuse(`formats.${i}`, `Format '${format}' ${why}`);
     });
-    if (options.waitFor !== undefined) refuse('wait_for', `wait_for ${NO_BROWSER}`);
-    if (options.waitUntil !== undefined) refuse('wait_until', `wait_until ${NO_BROWSER}`);
-    if (options.waitForSelector !== undefined) refuse('wait_for_selector', `wait_for_selector ${NO_BROWSER}`);
+    if (options.waitFor !== undefined) refuse('wait_for', `wait_for ${why}`);
+    if (options.waitUntil !== undefined) refuse('wait_until', `wait_until ${why}`);
+    if (options.waitForSelector !== undefined) refuse('wait_for_selector', `wait_for_selector ${why}`);
   }
   if (!caps.structuredExtraction) {
     options.formats.forEach((format, i) => {

@@ -1,8 +1,9 @@
-// How a page that could not be had is reported: HTTP status and a short label per fetch error code.
+// How a page that could not be had is reported: HTTP status and a short label per fetch or render error code.
 import { ApiError } from '../http/errors.js';
-import { FetchError, type FetchErrorCode } from './fetch/index.js';
+import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
+import { FetchError } from './fetch/index.js';
 
-const STATUS: Record<FetchErrorCode, number> = {
+const STATUS: Record<BrowserErrorCode, number> = {
   INVALID_URL: 400,
   BLOCKED_ADDRESS: 400,
   UNSUPPORTED_CONTENT_TYPE: 400,
@@ -17,9 +18,13 @@ const STATUS: Record<FetchErrorCode, number> = {
   NETWORK_ERROR: 502,
   ABORTED: 503,
   REDIRECT_DUPLICATE: 502,
+  BROWSER_UNAVAILABLE: 503,
+  SELECTOR_TIMEOUT: 504,
+  PAGE_CRASHED: 502,
+  NAVIGATION_FAILED: 502,
 };
 
-const LABEL: Record<FetchErrorCode, string> = {
+const LABEL: Record<BrowserErrorCode, string> = {
   INVALID_URL: 'Invalid URL',
   BLOCKED_ADDRESS: 'Blocked address',
   UNSUPPORTED_CONTENT_TYPE: 'Unsupported content type',
@@ -34,16 +39,20 @@ const LABEL: Record<FetchErrorCode, string> = {
   NETWORK_ERROR: 'Network error',
   ABORTED: 'Scrape aborted',
   REDIRECT_DUPLICATE: 'Duplicate redirect',
+  BROWSER_UNAVAILABLE: 'Browser unavailable',
+  SELECTOR_TIMEOUT: 'Selector not found in time',
+  PAGE_CRASHED: 'Page crashed',
+  NAVIGATION_FAILED: 'Navigation failed',
 };
 
 export interface PageFailure {
-  code: FetchErrorCode | 'INTERNAL';
+  code: BrowserErrorCode | 'INTERNAL';
   message: string;
 }
 
 /** Classifies anything a page run threw; unknown faults are INTERNAL (and logged by the caller). */
 export function classifyPageError(error: unknown): PageFailure {
-  if (error instanceof FetchError) return { code: error.code, message: error.message };
+  if (error instanceof FetchError || error instanceof BrowserError) return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' };
 }
 

@@ -1,10 +1,13 @@
-// The per-page pipeline shared by scrapes and crawls: cache or fetch, then extract the requested formats.
+// The per-page pipeline shared by scrapes and crawls: cache, HTTP fetch or browser render, then extract the requested formats.
+import { type BrowserEngineName, BrowserError, type BrowserPool, type RenderRequest, type SelectorWait } from '../browser/types.js';
+import type { ScreenshotStore } from '../screenshots/store.js';
+import { iso } from '../util/time.js';
+import { looksLikeAppShell } from './app-shell.js';
 import type { ContentFormat } from './extract/index.js';
 import type { Extractor } from './extractor.js';
-import { fetchPage } from './fetch/index.js';
+import { FetchError, fetchPage } from './fetch/index.js';
 import { type CachedPage, PageCache, cacheKey } from './page-cache.js';
 import type { Format, PageOptions } from './schema.js';
-import { iso } from '../util/time.js';
 
 export interface PageMetadataOut {
   title: string;
@@ -16,6 +19,7 @@ export interface PageMetadataOut {
   content_type: string;
   source_url: string;
   final_url: string;
+  /** Which engine produced the page: `cheerio` (plain HTTP), `playwright` or `puppeteer`. */
   engine: string;
   cache_state: 'hit' | 'miss';
   cached_at?: string;
@@ -31,6 +35,8 @@ export interface PageResult {
   rawHtml?: string;
   text?: string;
   links?: string[];
+  /** Path of the screenshot route (`/v1/screenshots/<id>`); responses make it absolute. */
+  screenshot?: string;
   metadata: PageMetadataOut;
   timestamp: string;
 }
@@ -45,14 +51,21 @@ export interface PipelineDeps {
   allowPrivateAddresses: boolean;
   /** Used when a request omits max_age. */
   defaultMaxAgeMs: number;
+  /** Absent when no browser is installed: browser-only requests were refused at validation then. */
+  browser?: BrowserPool;
+  /** The engine `auto` renders with. */
+  autoBrowserEngine: BrowserEngineName;
+  screenshots: ScreenshotStore;
 }
 
 export interface PageRunOptions {
   /** Crawls write the cache but never read it (interface 2.3 rule 4). */
   readCache: boolean;
   signal?: AbortSignal;
-  /** See FetchOptions.onRedirect. */
+  /** See FetchOptions.onRedirect. A browser follows redirects itself; its final URL is offered after the render. */
   onRedirect?: (next: string) => Promise<boolean>;
+  /** Whose job a screenshot belongs to (it is deleted with the job). */
+  job?: { ownerId: string; jobId: string };
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -67,13 +80,11 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
-async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<{ page: CachedPage; hit: boolean }> {
+/** The HTTP engine: the page cache, else a plain fetch. */
+async function fetchOverHttp(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
   const key = cacheKey(url, { engine: 'http', proxy: options.proxy });
-  const maxAge = options.maxAgeMs ?? deps.defaultMaxAgeMs;
-  if (run.readCache && maxAge > 0) {
-    const cached = await deps.cache.read(key, maxAge, deps.now());
-    if (cached) return { page: cached, hit: true };
-  }
+  const cached = await readCache(key, options, deps, run);
+  if (cached) return { page: cached, hit: true };
   const fetched = await fetchPage({
     url,
     timeoutMs: options.timeoutMs,
@@ -95,18 +106,118 @@ async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps,
     engine: 'cheerio',
     cachedAt: iso(deps.now()),
   };
-  // Error pages are not worth keeping: a retry should see the site again.
-  if (options.storeInCache && fetched.statusCode >= 200 && fetched.statusCode < 300) {
-    await deps.cache.write(key, page);
-  }
+  await writeCache(key, page, options, deps);
   return { page, hit: false };
+}
+
+interface Obtained {
+  page: CachedPage;
+  hit: boolean;
+  screenshot?: Buffer;
+}
+
+async function readCache(key: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<CachedPage | undefined> {
+  const maxAge = options.maxAgeMs ?? deps.defaultMaxAgeMs;
+  if (!run.readCache || maxAge <= 0) return undefined;
+  return deps.cache.read(key, maxAge, deps.now());
+}
+
+async function writeCache(key: string, page: CachedPage, options: PageOptions, deps: PipelineDeps): Promise<void> {
+  // Error pages are not worth keeping: a retry should see the site again.
+  if (options.storeInCache && page.statusCode >= 200 && page.statusCode < 300) await deps.cache.write(key, page);
+}
+
+const SCREENSHOT_FORMATS: ReadonlySet<Format> = new Set<Format>(['screenshot', 'screenshot@fullPage']);
+
+/** Options that only a browser can honour; with `auto` they send the page straight to one. */
+export function needsBrowser(options: PageOptions): boolean {
+  return (
+    options.formats.some((f) => SCREENSHOT_FORMATS.has(f)) ||
+    options.waitFor !== undefined ||
+    options.waitUntil !== undefined ||
+    options.waitForSelector !== undefined
+  );
+}
+
+function selectorWaits(input: PageOptions['waitForSelector']): SelectorWait[] | undefined {
+  if (input === undefined) return undefined;
+  const entries = Array.isArray(input) ? input : [input];
+  return entries.map((entry) =>
+    typeof entry === 'string'
+      ? { selector: entry, state: 'visible' as const }
+      : { selector: entry.selector, state: entry.state ?? 'visible', ...(entry.timeout !== undefined ? { timeoutMs: entry.timeout } : {}) },
+  );
+}
+
+/** The browser engines: render in Chromium (the cache is used only when no screenshot is asked for). */
+async function renderInBrowser(engine: BrowserEngineName, url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
+  const browser = deps.browser;
+  if (!browser) {
+    throw new BrowserError('BROWSER_UNAVAILABLE', 'No browser is installed for this service: install Chromium (apt-get install -y chromium) or set CHROMIUM_PATH', url);
+  }
+  const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
+  const request: RenderRequest = {
+    url,
+    engine,
+    timeoutMs: options.timeoutMs,
+    waitUntil: options.waitUntil,
+    waitFor: options.waitFor,
+    waitForSelector: selectorWaits(options.waitForSelector),
+    screenshot,
+    proxy: options.proxy,
+    userAgent: deps.userAgent,
+    allowPrivateAddresses: deps.allowPrivateAddresses,
+    signal: run.signal,
+  };
+  // What the waits make the page show is part of what was fetched, so it is part of the key.
+  const key = cacheKey(url, { engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector])}`, proxy: options.proxy });
+  if (!screenshot) {
+    const cached = await readCache(key, options, deps, run);
+    if (cached) return { page: cached, hit: true };
+  }
+  const rendered = await browser.render(request);
+  if (run.onRedirect && rendered.finalUrl !== rendered.sourceUrl && !(await run.onRedirect(rendered.finalUrl))) {
+    throw new FetchError('REDIRECT_DUPLICATE', `The page led to ${rendered.finalUrl}, which this job has already taken`, rendered.finalUrl);
+  }
+  const page: CachedPage = {
+    url: rendered.sourceUrl,
+    finalUrl: rendered.finalUrl,
+    statusCode: rendered.statusCode,
+    contentType: rendered.contentType,
+    headers: rendered.headers,
+    body: rendered.html,
+    engine: rendered.engine,
+    cachedAt: iso(deps.now()),
+  };
+  await writeCache(key, page, options, deps);
+  return { page, hit: false, ...(rendered.screenshot ? { screenshot: rendered.screenshot } : {}) };
+}
+
+/**
+ * Engine choice: `cheerio` is plain HTTP; `playwright`/`puppeteer` always render; `auto` renders
+ * when an option needs a browser, else fetches over HTTP and renders only an app shell (the HTTP
+ * page is kept when rendering it fails: auto never does worse than HTTP).
+ */
+async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
+  if (options.engine === 'playwright' || options.engine === 'puppeteer') return renderInBrowser(options.engine, url, options, deps, run);
+  if (options.engine === 'auto' && deps.browser && needsBrowser(options)) return renderInBrowser(deps.autoBrowserEngine, url, options, deps, run);
+  const plain = await fetchOverHttp(url, options, deps, run);
+  if (options.engine !== 'auto' || !deps.browser || !looksLikeHtml(plain.page) || !looksLikeAppShell(plain.page.body)) return plain;
+  try {
+    // The HTTP hop already took any redirect, so the browser starts from where it ended.
+    const rendered = await renderInBrowser(deps.autoBrowserEngine, plain.page.finalUrl, options, deps, { ...run, onRedirect: undefined });
+    return { ...rendered, page: { ...rendered.page, url: plain.page.url } };
+  } catch (error) {
+    if (run.signal?.aborted) throw error;
+    return plain;
+  }
 }
 
 const CONTENT_FORMATS: ReadonlySet<Format> = new Set<Format>(['markdown', 'html', 'text', 'links']);
 
 /** Fetches (or reads from cache) and extracts one page. Throws FetchError when the page cannot be had. */
 export async function runPage(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<PageResult> {
-  const { page, hit } = await obtainPage(url, options, deps, run);
+  const { page, hit, screenshot } = await obtainPage(url, options, deps, run);
   const wanted = options.formats.filter((f): f is ContentFormat & Format => CONTENT_FORMATS.has(f));
   const metadataBase = {
     status_code: page.statusCode,
@@ -143,5 +254,10 @@ export async function runPage(url: string, options: PageOptions, deps: PipelineD
     if (wanted.includes('links')) result.links = [];
   }
   if (options.formats.includes('rawHtml')) result.rawHtml = page.body;
+  if (screenshot) {
+    if (!run.job) throw new Error('A screenshot was taken outside of a job');
+    const stored = await deps.screenshots.save({ ownerId: run.job.ownerId, jobId: run.job.jobId, png: screenshot, now: iso(deps.now()) });
+    result.screenshot = stored.path;
+  }
   return result;
 }

@@ -1,10 +1,11 @@
 // POST /v1/scrape: scrape one page and answer with its content at once.
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
+import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import { type ScrapeRequest, scrapeRequestSchema } from './schema.js';
 import type { ScrapeService } from './service.js';
 
-export function scrapeRoutes(service: ScrapeService) {
+export function scrapeRoutes(service: ScrapeService, publicUrl: string | undefined) {
   return (app: FastifyInstance): void => {
     app.post<{ Body: ScrapeRequest }>(
       '/v1/scrape',
@@ -24,6 +25,9 @@ export function scrapeRoutes(service: ScrapeService) {
           if (!reply.raw.writableFinished) controller.abort();
         });
         const data = await service.scrape(ownerOf(request), request.body, controller.signal);
+        if (data.screenshot !== undefined) {
+          data.screenshot = String(absoluteScreenshotUrl(data.screenshot, publicUrl ?? `${request.protocol}://${request.host}`));
+        }
         return { success: true, data };
       },
     );

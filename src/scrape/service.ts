@@ -61,7 +61,7 @@ export class ScrapeService {
 
     let page: PageResult;
     try {
-      page = await runPage(url, options, this.deps.pipeline, { readCache: true, signal });
+      page = await runPage(url, options, this.deps.pipeline, { readCache: true, signal, job: { ownerId, jobId } });
     } catch (error) {
       const failure = classifyPageError(error);
       if (failure.code === 'INTERNAL') this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');

@@ -242,7 +242,7 @@ describe('crawl API', () => {
       [{ url: 'https://example.com', scrape_options: { formats: ['nope'] } }, 'scrape_options.formats.0', 'invalid_enum_value'],
       [{ url: 'https://example.com', scrape_options: { bogus: 1 } }, 'scrape_options.bogus', 'unrecognized_keys'],
       [{ url: 'https://example.com', template_id: 'tpl-1' }, 'template_id', 'custom'],
-      [{ url: 'https://example.com', formats: ['screenshot'] }, 'formats.0', 'custom'],
+      [{ url: 'https://example.com', engine: 'cheerio', formats: ['screenshot'] }, 'formats.0', 'custom'],
       [{}, 'url', 'invalid_type'],
     ];
     for (const [body, field, code] of cases) {

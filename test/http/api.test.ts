@@ -90,14 +90,51 @@ describe('HTTP layer', () => {
     assert.equal(missing.json().data.issues[0].message, 'Required');
   });
 
+  it('refuses browser options with a 400 that says how to install Chromium when it is not installed', async () => {
+    const bare = await startTestApp({ env: { CHROMIUM_PATH: '/nonexistent/chromium' } });
+    try {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ formats: ['markdown', 'screenshot'] }, 'formats.1'],
+        [{ formats: ['screenshot@fullPage'] }, 'formats.0'],
+        [{ engine: 'playwright' }, 'engine'],
+        [{ engine: 'puppeteer' }, 'engine'],
+        [{ wait_for: 500 }, 'wait_for'],
+        [{ wait_until: 'networkidle' }, 'wait_until'],
+        [{ wait_for_selector: '#app' }, 'wait_for_selector'],
+      ];
+      for (const [extra, field] of cases) {
+        const res = await bare.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', ...extra } });
+        assert.equal(res.statusCode, 400, JSON.stringify(extra));
+        const issue = res.json().data.issues.find((i: { field: string }) => i.field === field);
+        assert.ok(issue, `${JSON.stringify(extra)} -> ${res.body}`);
+        assert.equal(issue.code, 'custom');
+        assert.match(issue.message, /browser engine.*apt-get install -y chromium.*CHROMIUM_PATH/);
+      }
+      // The plain HTTP engine still works without a browser.
+      const plain = await bare.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', engine: 'cheerio' } });
+      assert.notEqual(plain.statusCode, 400, plain.body);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('refuses browser-only options on the cheerio engine, naming the engines that can honour them', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ formats: ['screenshot'] }, 'formats.0'],
+      [{ wait_for: 500 }, 'wait_for'],
+      [{ wait_for_selector: { selector: '#app', state: 'attached' } }, 'wait_for_selector'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await t.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', engine: 'cheerio', ...extra } });
+      assert.equal(res.statusCode, 400, JSON.stringify(extra));
+      const issue = res.json().data.issues.find((i: { field: string }) => i.field === field);
+      assert.ok(issue, `${JSON.stringify(extra)} -> ${res.body}`);
+      assert.match(issue.message, /use engine 'auto', 'playwright' or 'puppeteer'/);
+    }
+  });
+
   it('refuses options that need capabilities not built yet with a 400 that says what is missing', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ formats: ['markdown', 'screenshot'] }, 'formats.1', /browser engine/],
-      [{ formats: ['screenshot@fullPage'] }, 'formats.0', /browser engine/],
-      [{ engine: 'playwright' }, 'engine', /browser engine/],
-      [{ engine: 'puppeteer' }, 'engine', /browser engine/],
-      [{ wait_for: 500 }, 'wait_for', /browser engine/],
-      [{ wait_for_selector: '#app' }, 'wait_for_selector', /browser engine/],
       [{ formats: ['json'] }, 'formats.0', /LLM/],
       [{ formats: ['summary'] }, 'formats.0', /LLM/],
       [{ json_options: { user_prompt: 'x' } }, 'json_options', /not available/],

@@ -1,10 +1,11 @@
-// The sweeper removes expired cache entries and scrape jobs, and nothing younger.
+// The sweeper removes expired cache entries, jobs and their screenshots, and nothing younger.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { CrawlStore } from '../../src/crawl/store.js';
 import { insertJob } from '../../src/jobs/job-store.js';
 import { sweepOnce } from '../../src/maintenance/sweeper.js';
 import { PageCache } from '../../src/scrape/page-cache.js';
+import { ScreenshotStore } from '../../src/screenshots/store.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
 import { sqliteDatabase } from '../helpers/databases.js';
@@ -36,6 +37,12 @@ it('deletes cache entries older than the TTL and jobs past expires_at', async ()
     .values({ job_id: 'old-crawl', url: 'https://a.test/', depth: 0, state: 'done', attempts: 0, available_at: job.createdAt, lease_until: null, lease_owner: null, error: null })
     .execute();
 
+  // Screenshots go with their job, scrape or crawl; the kept job keeps its own.
+  const shots = new ScreenshotStore(db.kysely);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  const shotOf = async (jobId: string) => (await shots.save({ ownerId: 'o', jobId, png, now: job.createdAt })).id;
+  const [expiredShot, crawlShot, keptShot] = [await shotOf('expired'), await shotOf('old-crawl'), await shotOf('kept')];
+
   const now = new Date('2026-01-10T00:00:00.000Z');
   const crawls = new CrawlStore(db.kysely, db.dialect);
   const removed = await sweepOnce({ db: db.kysely, cache, crawls, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
@@ -44,6 +51,9 @@ it('deletes cache entries older than the TTL and jobs past expires_at', async ()
   assert.deepEqual(ids, ['kept']);
   assert.equal((await db.kysely.selectFrom('crawl_results').selectAll().execute()).length, 0);
   assert.equal((await db.kysely.selectFrom('crawl_pages').selectAll().execute()).length, 0);
+  assert.equal(await shots.read('o', expiredShot), undefined);
+  assert.equal(await shots.read('o', crawlShot), undefined);
+  assert.deepEqual((await shots.read('o', keptShot))?.content, png);
   assert.ok(await cache.read('new', 10 ** 12, now));
   assert.equal(await cache.read('old', 10 ** 12, now), undefined);
 });
