@@ -148,7 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       allowPrivateAddresses: config.allowLocalWebhooks,
       onDeliveryQueued: () => dispatcher?.notify(),
     });
-    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
+    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
     const scheduler = roles.worker
       ? new Scheduler({
           db: db.kysely,

@@ -237,8 +237,14 @@ export class Scheduler {
     if (task.task_type === 'scrape') {
       const jobId = randomUUID();
       await this.o.db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', execution.id).execute();
-      // The scrape's own failure is recorded on its job; reconcile() reads it from there.
-      await this.o.scrape.scrape(task.owner_id, payload as ScrapeRequest, undefined, { jobId }).catch(() => undefined);
+      try {
+        await this.o.scrape.scrape(task.owner_id, payload as ScrapeRequest, undefined, { jobId });
+      } catch (error) {
+        // A scrape that failed is recorded on its job, and reconcile() reads it from there; one
+        // refused before its job existed (options this deployment no longer serves) ends here.
+        const job = await this.o.db.selectFrom('jobs').select('id').where('id', '=', jobId).executeTakeFirst();
+        if (!job) throw error;
+      }
       await this.reconcile(this.o.clock());
       return;
     }

@@ -9,6 +9,8 @@ import type { Clock } from '../util/time.js';
 import type { SubscriptionStore } from '../webhooks/subscription-store.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { nextRun } from './cron/index.js';
+import type { Capabilities } from '../scrape/capabilities.js';
+import { payloadRefusals } from './refusals.js';
 import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
 import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
 
@@ -18,6 +20,8 @@ export interface TaskServiceDeps {
   subscriptions: SubscriptionStore;
   webhooks: WebhookService;
   crawls: CrawlStore;
+  /** What this deployment can serve: payloads asking for more are refused when saved. */
+  capabilities: Capabilities;
   retentionMs: number;
   onChange?: () => void;
 }
@@ -45,13 +49,19 @@ export class TaskService {
     if (issues.length > 0) throw validationError(issues);
   }
 
+  private checkPayload(type: TaskType, payload: Record<string, unknown>): void {
+    const issues = payloadIssues(type, payload);
+    if (issues.length > 0) throw validationError(issues);
+    const refused = payloadRefusals(type, payload, this.deps.capabilities);
+    if (refused.length > 0) throw validationError(refused);
+  }
+
   private next(cron: string, zone: string): string | null {
     return nextRun(cron, zone, this.deps.clock())?.toISOString() ?? null;
   }
 
   async create(ownerId: string, body: CreateTaskBody) {
-    const issues = payloadIssues(body.task_type, body.task_payload);
-    if (issues.length > 0) throw validationError(issues);
+    this.checkPayload(body.task_type, body.task_payload);
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const id = randomUUID();
     const now = this.now();
@@ -116,8 +126,7 @@ export class TaskService {
     const type = (body.task_type ?? current.task_type) as TaskType;
     const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
     if (body.task_type !== undefined || body.task_payload !== undefined) {
-      const issues = payloadIssues(type, payload);
-      if (issues.length > 0) throw validationError(issues);
+      this.checkPayload(type, payload);
     }
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const cron = body.cron_expression ?? current.cron_expression;

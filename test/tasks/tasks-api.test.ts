@@ -205,6 +205,24 @@ describe('scheduled tasks', () => {
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
+  it('fails an execution whose payload the scrape refuses at run time, instead of leaving it running', async () => {
+    const id = await create({});
+    // What a deployment refuses can change after creation (Chromium removed, a provider unset):
+    // write a payload the scrape service refuses straight into the store.
+    await t.app.db.kysely
+      .updateTable('scheduled_tasks')
+      .set({ task_payload: JSON.stringify({ url: `${site.url}/`, formats: ['json'] }) })
+      .where('id', '=', id)
+      .execute();
+    advance(60_000);
+    await tick();
+    const [execution] = await settle(id, 1);
+    assert.ok(execution);
+    assert.equal(execution.status, 'failed');
+    assert.match(String(execution.error_message), /formats\.0.*structured extraction/);
+    await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
+  });
+
   it('updates any subset, recomputes the next run, and deletes with the history', async () => {
     const id = await create({});
     advance(60_000);
@@ -219,5 +237,42 @@ describe('scheduled tasks', () => {
     assert.equal((await t.request('GET', `/v1/scheduled-tasks/${id}/executions`)).statusCode, 404);
     const left = await t.app.db.kysely.selectFrom('task_executions').select('id').where('task_id', '=', id).execute();
     assert.equal(left.length, 0);
+  });
+});
+
+describe('scheduled tasks on a deployment without Chromium', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { CHROMIUM_PATH: '/nonexistent/chromium', SCHEDULER_TICK_MS: '60000' } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('refuses at creation and update what the scrape or crawl would refuse, under task_payload', async () => {
+    const base = { name: 'x', cron_expression: '* * * * *' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', engine: 'playwright' } }, 'task_payload.engine'],
+      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['markdown', 'screenshot'] } }, 'task_payload.formats.1'],
+      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['json'] } }, 'task_payload.formats.0'],
+      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', engine: 'puppeteer' } }, 'task_payload.engine'],
+      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { scrape_options: { wait_for: 100 } } } }, 'task_payload.options.wait_for'],
+      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { template_id: 'tpl' } } }, 'task_payload.options.template_id'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.request('POST', '/v1/scheduled-tasks', { body });
+      assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body.slice(0, 300)}`);
+      const issues = res.json().data.issues as Array<{ field: string; code: string; message: string }>;
+      assert.ok(
+        issues.some((i) => i.field === field && i.code === 'custom'),
+        `${field}: ${res.body.slice(0, 400)}`,
+      );
+    }
+    const created = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com' } } });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().data.task_id as string;
+    const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { task_payload: { url: 'https://example.com', engine: 'puppeteer' } } });
+    assert.equal(updated.statusCode, 400, updated.body);
+    assert.match(updated.json().data.issues[0].message, /apt-get install -y chromium/);
   });
 });
