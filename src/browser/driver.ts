@@ -45,6 +45,8 @@ export interface MainResponse {
   url: string;
   status: number;
   headers: Record<string, string>;
+  /** The body as served (decoded text); for documents Chromium shows in a viewer of its own. */
+  text(): Promise<string>;
 }
 
 /** Thrown by a driver when the library's own timeout of a wait ran out. */

@@ -54,7 +54,7 @@ class PlaywrightSession implements DriverSession {
     page.on('response', (response) => {
       const request = response.request();
       if (isMainNavigation(request, page)) {
-        this.main = { url: response.url(), status: response.status(), headers: response.headers() };
+        this.main = { url: response.url(), status: response.status(), headers: response.headers(), text: () => response.text() };
       }
     });
   }

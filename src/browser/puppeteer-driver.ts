@@ -55,7 +55,7 @@ class PuppeteerSession implements DriverSession {
     });
     page.on('response', (response) => {
       if (isMainNavigation(response.request(), page)) {
-        this.main = { url: response.url(), status: response.status(), headers: response.headers() };
+        this.main = { url: response.url(), status: response.status(), headers: response.headers(), text: () => response.text() };
       }
     });
   }

@@ -1,6 +1,7 @@
 // One render's deadline, cancellation and steps (navigate, wait, read, screenshot), the same for both engines.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DriverTimeoutError, type DriverSession, type MainResponse } from './driver.js';
+import { classifyMediaType } from '../scrape/fetch/content-type.js';
 import { cleanMessage, hostOf, isTargetGone, navigationError } from './errors.js';
 import { BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';
 
@@ -112,6 +113,10 @@ export interface StepHooks {
   viaUserProxy: boolean;
 }
 
+function unsupportedType(type: string, url: string): BrowserError {
+  return new BrowserError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type "${type}" at ${url}`, url);
+}
+
 function mediaType(value: string | undefined): string {
   return (value ?? '').split(';')[0]!.trim().toLowerCase();
 }
@@ -130,6 +135,15 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
     if (refused) throw refused;
     if (err instanceof BrowserError) throw err;
     if (isTargetGone(err)) throw err;
+    // A download (an attachment, or a type Chromium does not display) ends the navigation with
+    // an error although the response arrived: refuse it as the HTTP engine does.
+    const answered = session.mainResponse();
+    if (answered && answered.url === failedUrl) {
+      const type = mediaType(answered.headers['content-type']);
+      if (classifyMediaType(type) === 'unsupported' || /^\s*attachment/i.test(answered.headers['content-disposition'] ?? '')) {
+        throw unsupportedType(type, answered.url);
+      }
+    }
     throw navigationError(err, failedUrl, hooks.viaUserProxy);
   }
   const response = session.mainResponse();
@@ -179,6 +193,15 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
   const main = session.mainResponse();
   let contentType = mediaType(main?.headers['content-type']);
   if (contentType === '') contentType = mediaType(await run.race(session.documentContentType()));
+  // Chromium wraps text in a viewer page and shows PDFs in its viewer: answer as the HTTP engine
+  // does, with the text as served and a refusal of binary types (an error page keeps its status).
+  const kind = classifyMediaType(contentType);
+  if (kind === 'unsupported') {
+    if (main && main.status >= 200 && main.status < 300) throw unsupportedType(contentType, finalUrl);
+    html = '';
+  } else if (kind !== 'html' && kind !== 'sniff' && main) {
+    html = await run.race(main.text());
+  }
 
   let screenshot: Buffer | undefined;
   if (request.screenshot) {

@@ -77,7 +77,20 @@ export const pageOptionsShape = {
   timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
   wait_for: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional(),
   wait_until: z.enum(WAIT_UNTIL).optional(),
-  wait_for_selector: z.union([waitForSelectorEntry, z.array(waitForSelectorEntry).min(1).max(20)]).optional(),
+  wait_for_selector: z
+    .union([waitForSelectorEntry, z.array(waitForSelectorEntry).min(1).max(20)])
+    .superRefine((value, ctx) => {
+      // Checked after the shape so a bad selector is reported as such, not as a union mismatch;
+      // Chromium would only fail it at render time (Puppeteer after the whole timeout).
+      const entries = Array.isArray(value) ? value : [value];
+      entries.forEach((entry, i) => {
+        const css = typeof entry === 'string' ? entry : entry.selector;
+        if (isValidCssSelector(css)) return;
+        const at = Array.isArray(value) ? [i] : [];
+        ctx.addIssue({ code: 'custom', path: typeof entry === 'string' ? at : [...at, 'selector'], message: 'Not a valid CSS selector' });
+      });
+    })
+    .optional(),
   include_tags: selectorList.optional(),
   exclude_tags: selectorList.optional(),
   only_main_content: z.boolean().optional(),

@@ -103,7 +103,7 @@ class FakeSession implements DriverSession {
   }
   async waitForSelector(): Promise<void> {}
   mainResponse(): MainResponse {
-    return { url: this.current, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } };
+    return { url: this.current, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, text: async () => '' };
   }
   lastMainRequestUrl(): string {
     return this.current;

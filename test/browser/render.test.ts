@@ -81,10 +81,20 @@ describe('render', { concurrency: true }, () => {
           assert.match(missing.html, /Not here/);
         });
 
-        it('returns what the browser shows for a non-HTML document, with its content type', async () => {
+        it('returns the body of a text document as served, not the viewer Chromium wraps it in', async () => {
           const page = await pool.render(req('/text'));
           assert.equal(page.contentType, 'text/plain');
-          assert.match(page.html, /plain text body/);
+          assert.equal(page.html, 'plain text body');
+          const json = await pool.render(req('/json'));
+          assert.equal(json.contentType, 'application/json');
+          assert.equal(json.html, '{"a":[1,2]}');
+        });
+
+        it('refuses a PDF and a download as UNSUPPORTED_CONTENT_TYPE, like the HTTP engine', async () => {
+          const pdf = await expectFailure(pool.render(req('/pdf')), 'UNSUPPORTED_CONTENT_TYPE');
+          assert.match(pdf.error.message, /application\/pdf/);
+          const zip = await expectFailure(pool.render(req('/zip')), 'UNSUPPORTED_CONTENT_TYPE');
+          assert.match(zip.error.message, /application\/zip/);
         });
 
         it('gives every render a fresh context: no cookies or storage from earlier renders', async () => {

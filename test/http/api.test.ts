@@ -73,6 +73,8 @@ describe('HTTP layer', () => {
       [{ url: 'https://example.com', only_main_content: 'yes' }, 'only_main_content', 'invalid_type'],
       [{ url: 'https://example.com', include_tags: ['div[[['] }, 'include_tags.0', 'custom'],
       [{ url: 'https://example.com', wait_for_selector: { selector: '#a', state: 'gone' } }, 'wait_for_selector', 'invalid_union'],
+      [{ url: 'https://example.com', wait_for_selector: 'div[[[' }, 'wait_for_selector', 'custom'],
+      [{ url: 'https://example.com', wait_for_selector: ['#ok', { selector: 'p:::x' }] }, 'wait_for_selector.1.selector', 'custom'],
       [{ url: 'https://example.com', formats: ['markdown', 'markdown'] }, 'formats', 'custom'],
       [{ url: 'https://example.com', proxy: 'not a url' }, 'proxy', 'custom'],
     ];
