@@ -188,6 +188,8 @@ class PuppeteerBrowser implements DriverBrowser {
       if (options.proxy?.username !== undefined) {
         await page.authenticate({ username: options.proxy.username, password: options.proxy.password ?? '' });
       }
+      // Like Playwright's serviceWorkers: 'block': every request of the page reaches interception.
+      await page.setBypassServiceWorker(true);
       await page.setRequestInterception(true);
       page.on('request', (request) => {
         // Data URLs are not paused by Chromium; nothing to decide.
