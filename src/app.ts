@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { ApiKeys } from './keys/api-keys.js';
-import { createBrowserPool } from './browser/index.js';
+import { type ChromiumPool, createBrowserPool } from './browser/index.js';
 import { deploymentCapabilities } from './scrape/capabilities.js';
 import { ScreenshotStore } from './screenshots/store.js';
 import { screenshotRoutes } from './screenshots/routes.js';
@@ -42,6 +42,8 @@ export interface App {
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
   scheduler: Scheduler | undefined;
+  /** The browser engines' pool (its stats show contexts opened and reused). */
+  browser: ChromiumPool;
   close(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       runner,
       dispatcher,
       scheduler,
+      browser: browserPool,
       async close() {
         // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();

@@ -109,7 +109,15 @@ async function runEngine(engine: string, siteBase: string): Promise<Figures> {
       ...(args['browser-pages'] ? { BROWSER_MAX_PAGES: args['browser-pages'] } : {}),
     },
   });
-  const base = `http://127.0.0.1:${port}`;
+  try {
+    return await measure(engine, siteBase, child, `http://127.0.0.1:${port}`);
+  } finally {
+    // Also when the run fails: no service or Chromium left behind.
+    await stop(child);
+  }
+}
+
+async function measure(engine: string, siteBase: string, child: Child, base: string): Promise<Figures> {
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/health`)).ok) break;
@@ -136,6 +144,9 @@ async function runEngine(engine: string, siteBase: string): Promise<Figures> {
     limit: pages,
     max_depth: 100,
     formats: ['markdown'],
+    // The article appears after the load event (the app awaits a timer first), as on real
+    // single-page apps: wait for it as a user of such a site would.
+    wait_for_selector: 'article h1',
   });
   const id = created.data.job_id;
   let status: { status: string; completed: number; failed: number };
@@ -160,7 +171,6 @@ async function runEngine(engine: string, siteBase: string): Promise<Figures> {
     skip += page.data.length;
   }
   if (checked !== status.completed) throw new Error(`results ${checked} != completed ${status.completed}`);
-  await stop(child);
   return { engine, pages: status.completed, failed: status.failed, seconds, peakTreeRss, peakTreePss, peakNodeRss, maxProcesses, cpuSeconds };
 }
 

@@ -16,6 +16,8 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--disable-dev-shm-usage',
   // WebRTC may only use proxied connections: no UDP to addresses the request guard never sees.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // A reused page would keep every earlier document of the crawl in the back-forward cache.
+  '--disable-features=BackForwardCache',
   '--mute-audio',
   '--hide-scrollbars',
 ];

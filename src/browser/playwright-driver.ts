@@ -60,6 +60,9 @@ class PlaywrightSession implements DriverSession {
   }
 
   async goto(url: string, waitUntil: WaitUntil, timeoutMs: number): Promise<void> {
+    // A reused page still knows the previous render's document.
+    this.main = undefined;
+    this.lastMainRequest = undefined;
     await this.page.goto(url, { waitUntil, timeout: timeoutMs });
   }
 

@@ -23,6 +23,31 @@ import {
 /** A render still busy this long after its deadline (or a close that takes this long) means a hung browser. */
 const DEFAULT_HANG_MARGIN_MS = 5_000;
 
+/**
+ * A session kept for its reuse key is closed after idling this long: a crawl's next page of the
+ * same job usually follows within milliseconds, and an idle page still holds a renderer process.
+ */
+const PARKED_IDLE_MS = 10_000;
+
+/** What a session's request interception and crash handler act for: the render using it now. */
+interface SessionBinding {
+  guard: RequestGuard;
+  onCrash: () => void;
+}
+
+/** A context with its page (and the egress proxy of a guarded render), used by one render at a time. */
+interface PooledSession {
+  entry: Entry;
+  session: DriverSession;
+  egress: EgressProxy | undefined;
+  binding: SessionBinding;
+  /** Renders with the same key may reuse it (RenderRequest.reuseKey); undefined: closed after its render. */
+  key: string | undefined;
+  /** The tab crashed while parked. */
+  dead: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
 /** What a test hook may do to the render it runs in. */
 export interface RenderControl {
   /** Crashes the tab (CDP Page.crash). */
@@ -46,6 +71,8 @@ export interface BrowserPoolHooks {
   extraArgs?: string[];
   /** Default 5 s. */
   hangMarginMs?: number;
+  /** How long a session kept for its reuse key may idle; default 10 s. */
+  parkedIdleMs?: number;
   /** Replaces an engine's driver (fake drivers test the pool logic without Chromium). */
   drivers?: Partial<Record<BrowserEngineName, Driver>>;
   /** Runs after navigation, before the waits. */
@@ -76,6 +103,8 @@ export interface PoolStats {
   byEngine: Record<BrowserEngineName, { launches: number; replaced: number }>;
   running: number;
   waiting: number;
+  /** Contexts opened, renders that reused a parked one, and sessions parked now. */
+  sessions: { opened: number; reused: number; parked: number };
 }
 
 const ENGINES: readonly BrowserEngineName[] = ['playwright', 'puppeteer'];
@@ -97,6 +126,9 @@ export class ChromiumPool implements BrowserPool {
   };
   private readonly background = new Set<Promise<unknown>>();
   private readonly hangMarginMs: number;
+  /** Idle sessions kept for their reuse key, oldest first; at most maxPages of them. */
+  private parked: PooledSession[] = [];
+  private readonly sessionCounts = { opened: 0, reused: 0 };
 
   constructor(
     private readonly options: BrowserPoolOptions,
@@ -136,6 +168,7 @@ export class ChromiumPool implements BrowserPool {
       byEngine: { playwright: { ...this.counts.playwright }, puppeteer: { ...this.counts.puppeteer } },
       running: this.pageSlots.running,
       waiting: this.pageSlots.waiting,
+      sessions: { ...this.sessionCounts, parked: this.parked.length },
     };
   }
 
@@ -174,47 +207,44 @@ export class ChromiumPool implements BrowserPool {
       release();
       throw run.signal.reason as BrowserError;
     }
+    const key = reuseKey(request);
     let entry: Entry | undefined;
-    let sessionPromise: Promise<DriverSession> | undefined;
-    let egress: Promise<EgressProxy> | undefined;
+    let sessionPromise: Promise<PooledSession> | undefined;
     let crashed = false;
+    let succeeded = false;
     let interruptedCleanup = false;
     try {
-      run.step = 'waiting for a browser';
-      entry = await this.acquireBrowser(request.engine, run);
-      entry.runs.add(run);
-      if (entry.gone) run.interrupt(crashError(request.url));
-      const browser = entry.browser!;
       const guard = new RequestGuard({
         allowPrivateAddresses: request.allowPrivateAddresses,
         blockHeavyResources: request.screenshot === undefined,
         ...(this.hooks.resolve ? { resolve: this.hooks.resolve } : {}),
       });
-      run.step = 'opening a page';
-      // Guarded renders go through their own egress proxy (checked connections); the user's proxy, if any, behind it.
-      let sessionProxy = proxy?.session;
-      if (!request.allowPrivateAddresses && this.hooks.egressProxy !== false) {
-        egress = EgressProxy.start({
-          ...(this.hooks.resolve ? { resolve: this.hooks.resolve } : {}),
-          ...(this.hooks.dial ? { dial: this.hooks.dial } : {}),
-          ...(proxy ? { upstream: proxy.upstream } : {}),
-        });
-        sessionProxy = { server: (await run.race(egress)).url, bypass: '<-loopback>' };
+      const onCrash = (): void => {
+        crashed = true;
+        run.interrupt(new BrowserError('PAGE_CRASHED', `The browser tab crashed while rendering ${request.url}`, request.url));
+      };
+      let pooled = key === undefined ? undefined : this.takeParked(key);
+      if (pooled) {
+        entry = pooled.entry;
+        this.claim(entry);
+        this.sessionCounts.reused++;
+        pooled.binding.guard = guard;
+        pooled.binding.onCrash = onCrash;
+        sessionPromise = Promise.resolve(pooled);
+        entry.runs.add(run);
+      } else {
+        run.step = 'waiting for a browser';
+        entry = await this.acquireBrowser(request.engine, run);
+        entry.runs.add(run);
+        if (entry.gone) run.interrupt(crashError(request.url));
+        run.step = 'opening a page';
+        sessionPromise = this.openSession(entry, request, proxy, key, { guard, onCrash });
+        pooled = await run.race(sessionPromise);
       }
-      const egressProxy = egress ? await egress : undefined;
-      sessionPromise = browser.newSession({
-        userAgent: request.userAgent,
-        viewport: { ...VIEWPORT },
-        ...(sessionProxy ? { proxy: sessionProxy } : {}),
-        onRequest: (r) => guard.decide(r),
-        onCrash: () => {
-          crashed = true;
-          run.interrupt(new BrowserError('PAGE_CRASHED', `The browser tab crashed while rendering ${request.url}`, request.url));
-        },
-      });
-      const session = await run.race(sessionPromise);
+      const { session, egress: egressProxy } = pooled;
+      const browser = entry.browser!;
       const afterNavigation = this.hooks.afterNavigation;
-      return await renderSteps(session, run, {
+      const page = await renderSteps(session, run, {
         viaUserProxy: proxy !== undefined,
         refusedNavigation: (failedUrl, response) => {
           if (guard.mainBlocked) {
@@ -228,13 +258,15 @@ export class ChromiumPool implements BrowserPool {
           ? { afterNavigation: async () => afterNavigation(this.control(browser, session), request) }
           : {}),
       });
+      succeeded = true;
+      return page;
     } catch (err) {
       interruptedCleanup = run.interrupted;
       throw run.toBrowserError(err, crashed || entry?.gone === true);
     } finally {
-      const cleanup = this.cleanup(entry, run, sessionPromise)
-        .finally(() => egress?.then((p) => p.close()).catch(() => undefined))
-        .finally(release);
+      // Only a session whose render went well is kept; anything else may have left it in a bad state.
+      const reusable = succeeded && !crashed && !run.interrupted;
+      const cleanup = this.cleanup(entry, run, sessionPromise, reusable).finally(release);
       // After a timeout or abort the caller gets its answer now; the page closes behind it
       // (bounded by the hang margin: a browser that cannot close a page is killed).
       if (interruptedCleanup) this.track(cleanup);
@@ -242,13 +274,48 @@ export class ChromiumPool implements BrowserPool {
     }
   }
 
-  /** Closes the render's page and context, and gives the browser back (or kills it when it hangs). */
-  private async cleanup(entry: Entry | undefined, run: RenderRun, sessionPromise: Promise<DriverSession> | undefined): Promise<void> {
+  /** A new context and page on `entry`'s browser; guarded renders get their own egress proxy (the user's proxy behind it). */
+  private async openSession(
+    entry: Entry,
+    request: RenderRequest,
+    proxy: ParsedProxy | undefined,
+    key: string | undefined,
+    binding: SessionBinding,
+  ): Promise<PooledSession> {
+    let egress: EgressProxy | undefined;
+    let sessionProxy = proxy?.session;
+    if (!request.allowPrivateAddresses && this.hooks.egressProxy !== false) {
+      egress = await EgressProxy.start({
+        ...(this.hooks.resolve ? { resolve: this.hooks.resolve } : {}),
+        ...(this.hooks.dial ? { dial: this.hooks.dial } : {}),
+        ...(proxy ? { upstream: proxy.upstream } : {}),
+      });
+      sessionProxy = { server: egress.url, bypass: '<-loopback>' };
+    }
+    try {
+      // The binding object stays; a later render of the same key replaces what it holds.
+      const session = await entry.browser!.newSession({
+        userAgent: request.userAgent,
+        viewport: { ...VIEWPORT },
+        ...(sessionProxy ? { proxy: sessionProxy } : {}),
+        onRequest: (r) => binding.guard.decide(r),
+        onCrash: () => binding.onCrash(),
+      });
+      this.sessionCounts.opened++;
+      return { entry, session, egress, binding, key, dead: false };
+    } catch (err) {
+      await egress?.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Parks the render's session for its key, or closes it; gives the browser back (or kills it when it hangs). */
+  private async cleanup(entry: Entry | undefined, run: RenderRun, sessionPromise: Promise<PooledSession> | undefined, reusable: boolean): Promise<void> {
     if (!entry) return;
     try {
       if (sessionPromise) {
         const closed = sessionPromise.then(
-          (session) => session.close(),
+          (pooled) => (reusable && this.park(pooled) ? undefined : this.closeSession(pooled)),
           () => undefined,
         );
         const inTime = await withinMs(closed, this.hangMarginMs + run.remaining());
@@ -262,6 +329,63 @@ export class ChromiumPool implements BrowserPool {
       entry.active--;
       if (entry.state === 'draining' && entry.active === 0 && !entry.gone) this.retire(entry);
       this.changed();
+    }
+  }
+
+  private async closeSession(pooled: PooledSession): Promise<void> {
+    try {
+      await pooled.session.close();
+    } finally {
+      await pooled.egress?.close().catch(() => undefined);
+    }
+  }
+
+  /** Keeps a session for the next render of its key; false when it cannot be kept. */
+  private park(pooled: PooledSession): boolean {
+    const entry = pooled.entry;
+    if (pooled.key === undefined || pooled.dead || this.closed || entry.gone || entry.state !== 'ready') return false;
+    // While parked, a crash of its tab only marks it; the next render of the key opens a new one.
+    pooled.binding.onCrash = () => {
+      pooled.dead = true;
+    };
+    pooled.idleTimer = setTimeout(() => this.unpark(pooled, true), this.hooks.parkedIdleMs ?? PARKED_IDLE_MS);
+    pooled.idleTimer.unref();
+    this.parked.push(pooled);
+    // Idle pages hold memory: keep no more of them than pages may render at once.
+    while (this.parked.length > this.options.maxPages) this.unpark(this.parked[0]!, true);
+    return true;
+  }
+
+  /** The newest parked session of `key` on a browser that takes pages. */
+  private takeParked(key: string): PooledSession | undefined {
+    for (let i = this.parked.length - 1; i >= 0; i--) {
+      const pooled = this.parked[i]!;
+      if (pooled.key !== key) continue;
+      if (pooled.dead || pooled.entry.gone || pooled.entry.state !== 'ready') {
+        this.unpark(pooled, true);
+        continue;
+      }
+      this.unpark(pooled, false);
+      return pooled;
+    }
+    return undefined;
+  }
+
+  /** Removes a session from the parked list, closing it (in the background) when asked. */
+  private unpark(pooled: PooledSession, close: boolean): void {
+    const i = this.parked.indexOf(pooled);
+    if (i >= 0) this.parked.splice(i, 1);
+    clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = undefined;
+    if (close) this.track(withinMs(this.closeSession(pooled), this.hangMarginMs));
+  }
+
+  /** Parked sessions of a browser that is leaving (its contexts go with it; egress proxies are closed here). */
+  private unparkAll(entry: Entry | undefined): void {
+    for (const pooled of [...this.parked]) {
+      if (entry !== undefined && pooled.entry !== entry) continue;
+      this.unpark(pooled, false);
+      if (pooled.egress) this.track(pooled.egress.close());
     }
   }
 
@@ -288,9 +412,7 @@ export class ChromiumPool implements BrowserPool {
       if (!idle && ofEngine.length < this.options.maxBrowsers) launching = this.launch(engine);
       const best = idle ?? (launching ? undefined : ready[0]);
       if (best) {
-        best.pages++;
-        best.active++;
-        if (best.pages >= this.options.pagesPerBrowser) best.state = 'draining';
+        this.claim(best);
         return best;
       }
       launching ??= ofEngine.find((e) => e.state === 'launching');
@@ -305,6 +427,17 @@ export class ChromiumPool implements BrowserPool {
         // Every browser of this engine is draining or closing: wait until one leaves.
         await run.race(new Promise<void>((resolve) => this.changeWaiters.push(resolve)));
       }
+    }
+  }
+
+  /** Counts one more render on `entry`; at pagesPerBrowser it takes no more and is recycled when idle. */
+  private claim(entry: Entry): void {
+    entry.pages++;
+    entry.active++;
+    if (entry.pages >= this.options.pagesPerBrowser) {
+      entry.state = 'draining';
+      // Its parked pages would keep it from retiring: close them.
+      for (const pooled of this.parked.filter((p) => p.entry === entry)) this.unpark(pooled, true);
     }
   }
 
@@ -364,12 +497,14 @@ export class ChromiumPool implements BrowserPool {
     const i = this.entries.indexOf(entry);
     if (i >= 0) this.entries.splice(i, 1);
     for (const run of entry.runs) run.interrupt(crashError(run.request.url));
+    this.unparkAll(entry);
     this.changed();
   }
 
   /** Recycles a browser that served pagesPerBrowser pages, once its last page is done. */
   private retire(entry: Entry): void {
     entry.state = 'closing';
+    this.unparkAll(entry);
     const browser = entry.browser;
     const done = (browser ? this.shutdown(browser) : Promise.resolve()).finally(() => {
       entry.gone = true;
@@ -415,6 +550,7 @@ export class ChromiumPool implements BrowserPool {
       this.closed = true;
       for (const run of this.runs) run.interrupt(abortedByClose(run.request.url));
       this.pageSlots.rejectAll(abortedByClose(''));
+      this.unparkAll(undefined);
       this.changed();
       const browsers: Array<Promise<void>> = [];
       for (const entry of this.entries.splice(0)) {
@@ -426,6 +562,12 @@ export class ChromiumPool implements BrowserPool {
     })();
     return this.closing;
   }
+}
+
+/** Renders may share a session only when everything the context was made with is the same. */
+function reuseKey(request: RenderRequest): string | undefined {
+  if (request.reuseKey === undefined) return undefined;
+  return JSON.stringify([request.reuseKey, request.engine, request.proxy ?? null, request.allowPrivateAddresses, request.userAgent]);
 }
 
 function abortedByClose(url: string): BrowserError {

@@ -61,6 +61,9 @@ class PuppeteerSession implements DriverSession {
   }
 
   async goto(url: string, waitUntil: WaitUntil, timeoutMs: number): Promise<void> {
+    // A reused page still knows the previous render's document.
+    this.main = undefined;
+    this.lastMainRequest = undefined;
     const navigation = this.page.goto(url, { waitUntil: LIFECYCLE[waitUntil], timeout: timeoutMs });
     if (waitUntil !== 'commit') {
       await navigation;

@@ -33,6 +33,12 @@ export interface RenderRequest {
   userAgent: string;
   /** ALLOW_LOCAL_TARGETS: when false, every request the page makes to a private address is refused. */
   allowPrivateAddresses: boolean;
+  /**
+   * Renders with the same key (a crawl's job id) may reuse one browser context and page, one
+   * render at a time, so they share cookies and storage; without it every render gets a fresh
+   * context. A kept page is closed after 10 s unused.
+   */
+  reuseKey?: string;
   signal?: AbortSignal;
 }
 

@@ -237,6 +237,7 @@ export class CrawlRunner {
       readCache: false,
       onRedirect,
       job: { ownerId, jobId: page.jobId },
+      browserSessionKey: page.jobId,
     });
     const status = result.metadata.status_code;
     if (status === 429 || status >= 500) throw new RetryablePageError(`The page answered HTTP ${status}`);

@@ -66,6 +66,11 @@ export interface PageRunOptions {
   onRedirect?: (next: string) => Promise<boolean>;
   /** Whose job a screenshot belongs to (it is deleted with the job). */
   job?: { ownerId: string; jobId: string };
+  /**
+   * Pages of one crawl render in a shared browser context (RenderRequest.reuseKey): the context
+   * and renderer process are made once per job instead of once per page.
+   */
+  browserSessionKey?: string;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -168,6 +173,7 @@ async function renderInBrowser(engine: BrowserEngineName, url: string, options: 
     userAgent: deps.userAgent,
     allowPrivateAddresses: deps.allowPrivateAddresses,
     signal: run.signal,
+    ...(run.browserSessionKey !== undefined ? { reuseKey: run.browserSessionKey } : {}),
   };
   // What the waits make the page show is part of what was fetched, so it is part of the key.
   const key = cacheKey(url, { engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector])}`, proxy: options.proxy });

@@ -54,12 +54,13 @@ describe('guard', { concurrency: true }, () => {
       const guarded = (url: string) => request(engine, url, { allowPrivateAddresses: false, timeoutMs: 6_000 });
 
       it('refuses a main document on a private literal (BLOCKED_ADDRESS naming host and setting), nothing reaches the server', async () => {
-        const before = site.requests.length;
+        // Only this path counts: the other engine's lane requests other pages meanwhile.
+        const before = site.count('/secret');
         const { error } = await expectFailure(pool.render(guarded(`${site.url}/secret?main`)), 'BLOCKED_ADDRESS');
         assert.match(error.message, /127\.0\.0\.1/);
         assert.match(error.message, /ALLOW_LOCAL_TARGETS=true/);
         assert.equal(error.url, `${site.url}/secret?main`);
-        assert.equal(site.requests.length, before);
+        assert.equal(site.count('/secret'), before);
       });
 
       it('refuses localhost and names with any private address', async () => {
@@ -91,6 +92,18 @@ describe('guard', { concurrency: true }, () => {
         const page = await pool.render(guarded(publicUrl('/redirect?n=2')));
         assert.equal(page.finalUrl, publicUrl('/final'));
         assert.equal(page.statusCode, 200);
+      });
+
+      it('guards every render of a reused session: an allowed page, then a private one with the same key', async () => {
+        const key = `${engine}-guarded-job`;
+        const allowed = await pool.render({ ...guarded(publicUrl('/final')), reuseKey: key });
+        assert.equal(allowed.statusCode, 200);
+        const before = pool.stats().sessions.reused;
+        await expectFailure(pool.render({ ...guarded(`${site.url}/secret?reused`), reuseKey: key }), 'BLOCKED_ADDRESS');
+        assert.equal(pool.stats().sessions.reused, before + 1, 'the second render reused the session');
+        const to = encodeURIComponent(`${site.url}/secret?via=reused-redirect-${engine}`);
+        await expectFailure(pool.render({ ...guarded(publicUrl(`/redirect?n=1&to=${to}`)), reuseKey: key }), 'BLOCKED_ADDRESS');
+        assert.equal(site.count('/secret'), 0);
       });
 
       it('with the guard lifted, private addresses are rendered', async () => {

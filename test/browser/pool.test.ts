@@ -142,11 +142,11 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function setup(options: Partial<BrowserPoolOptions> = {}, hangMarginMs = 300) {
+function setup(options: Partial<BrowserPoolOptions> = {}, hangMarginMs = 300, parkedIdleMs?: number) {
   const engine = new FakeEngine();
   const pool = createBrowserPool(
     { executablePath: fakeExecutable, maxBrowsers: 1, maxPages: 2, pagesPerBrowser: 100, launchTimeoutMs: 1_000, ...options },
-    { drivers: { playwright: engine }, hangMarginMs },
+    { drivers: { playwright: engine }, hangMarginMs, ...(parkedIdleMs !== undefined ? { parkedIdleMs } : {}) },
   );
   return { engine, pool };
 }
@@ -376,5 +376,63 @@ describe('close', () => {
     assert.equal(await pending, 'ABORTED');
     assert.equal(engine.browsers.length, 1);
     assert.equal(engine.browsers[0]!.closed, true);
+  });
+});
+
+describe('sessions kept for a reuse key', () => {
+  it('renders with one key share a session one at a time; other keys and no key get their own', async () => {
+    const { engine, pool } = setup({ maxPages: 2 });
+    for (const i of [1, 2, 3]) await pool.render(req(`/a${i}`, { reuseKey: 'job-a' }));
+    assert.deepEqual(pool.stats().sessions, { opened: 1, reused: 2, parked: 1 });
+    assert.equal(engine.openSessions, 1);
+    await pool.render(req('/b1', { reuseKey: 'job-b' }));
+    assert.deepEqual(pool.stats().sessions, { opened: 2, reused: 2, parked: 2 });
+    await pool.render(req('/plain'));
+    assert.deepEqual(pool.stats().sessions, { opened: 3, reused: 2, parked: 2 }, 'a render without a key is closed after it');
+    assert.equal(engine.openSessions, 2);
+    // Two at once with one key: one takes the kept session, the other opens its own.
+    await Promise.all([pool.render(req('/a4?ms=30', { reuseKey: 'job-a' })), pool.render(req('/a5?ms=30', { reuseKey: 'job-a' }))]);
+    const { sessions } = pool.stats();
+    assert.equal(sessions.opened, 4);
+    assert.equal(sessions.reused, 3);
+    assert.equal(sessions.parked, 2, 'never more kept sessions than maxPages');
+    await sleep(20);
+    assert.equal(engine.openSessions, 2, 'the one over the limit was closed');
+    await pool.close();
+    assert.equal(pool.stats().sessions.parked, 0);
+  });
+
+  it('does not keep the session of a failed render', async () => {
+    const { engine, pool } = setup();
+    assert.equal(await codeOf(pool.render(req('/fail', { reuseKey: 'job' }))), 'CONNECTION_REFUSED');
+    assert.equal(pool.stats().sessions.parked, 0);
+    assert.equal(engine.openSessions, 0);
+    await pool.render(req('/ok', { reuseKey: 'job' }));
+    assert.deepEqual(pool.stats().sessions, { opened: 2, reused: 0, parked: 1 });
+    await pool.close();
+  });
+
+  it('closes a kept session after it idles', async () => {
+    const { engine, pool } = setup({}, 300, 100);
+    await pool.render(req('/a', { reuseKey: 'job' }));
+    assert.equal(engine.openSessions, 1);
+    await sleep(250);
+    assert.equal(engine.openSessions, 0);
+    assert.equal(pool.stats().sessions.parked, 0);
+    await pool.render(req('/b', { reuseKey: 'job' }));
+    assert.equal(pool.stats().sessions.opened, 2, 'nothing left to reuse');
+    await pool.close();
+  });
+
+  it('recycles a browser after pagesPerBrowser renders, reused sessions counted, and drops its kept sessions', async () => {
+    const { engine, pool } = setup({ pagesPerBrowser: 3 });
+    for (const i of [1, 2, 3]) await pool.render(req(`/r${i}`, { reuseKey: 'job' }));
+    await sleep(20);
+    assert.equal(engine.browsers[0]?.closed, true, 'the first browser was retired');
+    assert.equal(pool.stats().sessions.parked, 0);
+    await pool.render(req('/r4', { reuseKey: 'job' }));
+    assert.equal(engine.launches, 2);
+    assert.deepEqual(pool.stats().sessions, { opened: 2, reused: 2, parked: 1 });
+    await pool.close();
   });
 });

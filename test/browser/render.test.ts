@@ -97,6 +97,23 @@ describe('render', { concurrency: true }, () => {
           assert.match(zip.error.message, /application\/zip/);
         });
 
+        it('lets renders with one reuse key share a context (cookies, storage); another key starts clean', async () => {
+          const opened = pool.stats().sessions.opened;
+          await pool.render(req('/set-cookie', { reuseKey: `${engine}-job-1` }));
+          const same = await pool.render(req('/echo-cookie', { reuseKey: `${engine}-job-1` }));
+          assert.match(same.html, /<p id="cookie">session=abc<\/p>/);
+          assert.match(same.html, /storage:v/);
+          assert.equal(same.finalUrl, `${site.url}/echo-cookie`);
+          const other = await pool.render(req('/echo-cookie', { reuseKey: `${engine}-job-2` }));
+          assert.match(other.html, /<p id="cookie">none<\/p>/);
+          assert.ok(pool.stats().sessions.opened - opened <= 2 + 8, 'the second render of job-1 reused its session');
+          // A reused page reports its own document, not the previous one's response.
+          const missing = await pool.render(req('/missing', { reuseKey: `${engine}-job-1` }));
+          assert.equal(missing.statusCode, 404);
+          const text = await pool.render(req('/text', { reuseKey: `${engine}-job-1` }));
+          assert.equal(text.html, 'plain text body');
+        });
+
         it('gives every render a fresh context: no cookies or storage from earlier renders', async () => {
           await pool.render(req('/set-cookie'));
           const page = await pool.render(req('/echo-cookie'));

@@ -51,6 +51,10 @@ describe('crawls with browser engines', () => {
       assert.equal(item.metadata.engine, 'playwright');
       assert.match(item.screenshot ?? '', /^http:\/\/localhost(:\d+)?\/v1\/screenshots\/[0-9a-f-]{36}$/);
     }
+    // One context per crawl job, reused page after page: 7 pages over at most 3 at once.
+    const sessions = t.app.browser.stats().sessions;
+    assert.ok(sessions.opened <= 3, `contexts opened: ${sessions.opened}`);
+    assert.ok(sessions.reused >= 4, `contexts reused: ${sessions.reused}`);
     const first = items[0]?.screenshot ?? '';
     const png = await get(new URL(first).pathname);
     assert.equal(png.statusCode, 200);

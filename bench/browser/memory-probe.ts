@@ -1,9 +1,9 @@
 // Not a test: renders N pages through one pool and prints the browser's memory (PSS of its process tree) as it goes.
-// node --import tsx test/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000] [allowPrivate=true]
+// node --import tsx bench/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000] [allowPrivate=true]
 import { readdir, readFile } from 'node:fs/promises';
 import { createBrowserPool, type BrowserEngineName } from '../../src/browser/index.js';
-import { startBrowserSite } from '../fixtures/browser-site.js';
-import { CHROMIUM } from './helpers.js';
+import { startBrowserSite } from '../../test/fixtures/browser-site.js';
+import { CHROMIUM } from '../../test/browser/helpers.js';
 
 const renders = Number(process.argv[2] ?? 500);
 const engine = (process.argv[3] ?? 'playwright') as BrowserEngineName;
