@@ -1,5 +1,6 @@
 // Not a test: renders N pages through one pool and prints the browser's memory (PSS of its process tree) as it goes.
-// node --import tsx bench/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000] [allowPrivate=true]
+// node --import tsx bench/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000] [allowPrivate=true] [reuse=true]
+// reuse=true renders with one reuse key, as a crawl does (each of the 4 lanes keeps its context).
 import { readdir, readFile } from 'node:fs/promises';
 import { createBrowserPool, type BrowserEngineName } from '../../src/browser/index.js';
 import { startBrowserSite } from '../../test/fixtures/browser-site.js';
@@ -9,6 +10,7 @@ const renders = Number(process.argv[2] ?? 500);
 const engine = (process.argv[3] ?? 'playwright') as BrowserEngineName;
 const pagesPerBrowser = Number(process.argv[4] ?? 100_000);
 const allowPrivateAddresses = (process.argv[5] ?? 'true') === 'true';
+const reuse = (process.argv[6] ?? 'true') === 'true';
 
 /** PSS in MB of `root` and all its descendants. */
 async function treePssMb(root: number): Promise<{ mb: number; processes: number }> {
@@ -59,6 +61,7 @@ async function worker(): Promise<void> {
       timeoutMs: 15_000,
       userAgent: 'memory-probe',
       allowPrivateAddresses,
+      ...(reuse ? { reuseKey: 'probe' } : {}),
     });
     if ((n + 1) % 100 === 0 || n === 0) {
       const pid = pool.stats().browsers.find((b) => b.engine === engine)?.pid;
