@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, sample, start, stop } from '../crawl/proc.js';
+import { callApi } from '../lib/api.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -68,16 +69,7 @@ function treeMemory(pid: number): { rss: number; pss: number; processes: number 
   return { rss, pss, processes: pids.length };
 }
 
-async function api<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> => callApi<T>(base, API_KEY, method, route, body);
 
 interface Figures {
   engine: string;

@@ -1,16 +1,5 @@
 // The benchmark's JavaScript-rendered site: every page is an app shell whose script builds the article and its links.
-
-/** Deterministic PRNG (mulberry32), so every run serves the same pages. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../crawl/site.js';
 
 const WORDS = 'browser render script page content article paragraph crawler service markdown engine chromium network request response layout style image link section title heading list table code example result data value'.split(' ');
 

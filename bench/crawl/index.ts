@@ -13,6 +13,7 @@ import { extractPage, type ContentFormat } from '../../src/scrape/extract/index.
 import { type Child, freePort, sample, start, stop } from './proc.js';
 import { summarizeProfiles } from './profile.js';
 import { renderPage } from './site.js';
+import { callApi } from '../lib/api.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -153,16 +154,7 @@ interface CrawlStatus {
   credits_used: number;
 }
 
-async function api<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(route.startsWith('http') ? route : `${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> => callApi<T>(base, API_KEY, method, route, body);
 
 function sqliteFiles(dir: string): Array<{ name: string; bytes: number }> {
   const out: Array<{ name: string; bytes: number }> = [];
