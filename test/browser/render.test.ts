@@ -124,9 +124,10 @@ describe('render', { concurrency: true }, () => {
 
       describe(`${engine}: navigation waits`, { concurrency: 1 }, () => {
         it("waitUntil 'load' on a page whose load event never fires is TIMEOUT within timeoutMs", async () => {
-          const { error, ms } = await expectFailure(pool.render(req('/never-loads', { timeoutMs: 1_200 })), 'TIMEOUT');
-          assert.ok(ms >= 1_150 && ms < 2_500, `failed after ${ms} ms`);
-          assert.match(error.message, /1200 ms.*load event/);
+          // Budgets leave room for opening a page on a loaded 2-core machine (CI runs files side by side).
+          const { error, ms } = await expectFailure(pool.render(req('/never-loads', { timeoutMs: 3_000 })), 'TIMEOUT');
+          assert.ok(ms >= 2_950 && ms < 5_500, `failed after ${ms} ms`);
+          assert.match(error.message, /3000 ms.*load event/);
         });
 
         it("waitUntil 'domcontentloaded' and 'commit' read that page", async () => {
@@ -185,7 +186,8 @@ describe('render', { concurrency: true }, () => {
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"#hidden-from-start".*visible.*700 ms/);
-          assert.ok(ms >= 600 && ms < 2_500, `failed after ${ms} ms`);
+          // Well before the page's 8 s budget; the slack is for opening the page under load.
+          assert.ok(ms >= 600 && ms < 6_000, `failed after ${ms} ms`);
         });
 
         it('a per-entry timeout shorter than the element delay fails that entry', async () => {
@@ -194,16 +196,16 @@ describe('render', { concurrency: true }, () => {
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"#late".*200 ms/);
-          assert.ok(ms < 2_500, `failed after ${ms} ms`);
+          assert.ok(ms < 6_000, `failed after ${ms} ms`);
         });
 
         it('a selector that never appears fails with SELECTOR_TIMEOUT within the page timeout', async () => {
           const { error, ms } = await expectFailure(
-            pool.render(req('/delayed?ms=100', { timeoutMs: 1_500, waitForSelector: [{ selector: '#late', state: 'attached' }, { selector: '.never-there', state: 'visible' }] })),
+            pool.render(req('/delayed?ms=100', { timeoutMs: 3_000, waitForSelector: [{ selector: '#late', state: 'attached' }, { selector: '.never-there', state: 'visible' }] })),
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"\.never-there"/);
-          assert.ok(ms >= 1_400 && ms < 2_500, `failed after ${ms} ms`);
+          assert.ok(ms >= 2_900 && ms < 5_500, `failed after ${ms} ms`);
         });
       });
 
@@ -282,7 +284,7 @@ describe('render failures', { concurrency: true }, () => {
         const pid = pool.stats().browsers.find((b) => b.engine === engine)?.pid;
         assert.ok(pid, 'the browser pid is known');
         const { ms } = await expectFailure(pool.render(req('/js?action=freeze-browser', { timeoutMs: 1_200, waitFor: 200 })), 'TIMEOUT');
-        assert.ok(ms < 2_500, `failed after ${ms} ms`);
+        assert.ok(ms < 4_000, `failed after ${ms} ms`);
         // Margin 1 s, then SIGKILL.
         for (let i = 0; i < 40 && pool.stats().byEngine[engine].replaced === before.replaced; i++) await sleep(100);
         assert.equal(pool.stats().byEngine[engine].replaced, before.replaced + 1);
