@@ -53,14 +53,37 @@ function isChrome(el: Element): boolean {
  */
 export const MAX_DEPTH = 256;
 
+/** The element children of `node` become their text. */
+function flatten(node: Element): void {
+  for (const el of node.children.slice()) {
+    if (isTag(el)) replaceNode(el, createText(` ${textContent(el)} `));
+  }
+}
+
+/**
+ * The depth cap alone, for the head: the parser does not move misplaced body markup out of <head>,
+ * and the scoring walks the whole document. Nothing else in the head is touched (its metadata is read
+ * again by the scoring).
+ */
+function capDepth(root: Element): void {
+  const stack: Array<[Element, number]> = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [Element, number];
+    if (depth >= MAX_DEPTH) {
+      flatten(node);
+      continue;
+    }
+    for (const c of node.children) if (isTag(c) && c.children.length) stack.push([c, depth + 1]);
+  }
+}
+
 export function removeNoise(page: Page, opts: NoiseOptions): void {
+  capDepth(page.head);
   const stack: Array<[Element, number]> = [[page.body, 0]];
   while (stack.length) {
     const [node, depth] = stack.pop() as [Element, number];
     if (depth >= MAX_DEPTH) {
-      for (const el of node.children.slice()) {
-        if (isTag(el)) replaceNode(el, createText(` ${textContent(el)} `));
-      }
+      flatten(node);
       continue;
     }
     let child: ChildNode | null = node.children[0] ?? null;

@@ -37,15 +37,16 @@ function buildIndex(page: Page): Map<string, Element[]> {
     if (list) list.push(el);
     else index.set(key, [el]);
   };
-  const walk = (parent: ParentNode): void => {
-    for (const c of parent.children) {
-      if (!isTag(c)) continue;
-      add(c.name, c);
-      if (c.name === 'a' || c.name === 'area') add(LINK_TAGS, c);
-      if (c.children.length) walk(c);
-    }
-  };
-  walk(page.doc);
+  // Iterative: the whole page is indexed before the depth cap (clean.ts) has run.
+  const stack: ChildNode[] = [];
+  for (let i = page.doc.children.length - 1; i >= 0; i--) stack.push(page.doc.children[i] as ChildNode);
+  for (let c = stack.pop(); c; c = stack.pop()) {
+    if (!isTag(c)) continue;
+    add(c.name, c);
+    if (c.name === 'a' || c.name === 'area') add(LINK_TAGS, c);
+    const kids = c.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+  }
   return index;
 }
 
@@ -180,10 +181,16 @@ export function hasDescendant(root: ParentNode, names: ReadonlySet<string>): boo
 
 /* ---------- text ---------- */
 
+/** Iterative: textContent also serves the depth cap (clean.ts), on trees of any depth. */
 function collectText(node: ParentNode, out: string[]): void {
-  for (const c of node.children) {
+  const stack: ChildNode[] = [];
+  for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
+  for (let c = stack.pop(); c; c = stack.pop()) {
     if (c.type === 'text') out.push((c as Text).data);
-    else if ('children' in c && c.children.length) collectText(c, out);
+    else if ('children' in c) {
+      const kids = c.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+    }
   }
 }
 

@@ -198,6 +198,25 @@ test('malformed and empty input never throw', () => {
   assert.ok(Date.now() - started < 5000);
 });
 
+test('nesting deeper than the call stack, in the body or the head, keeps metadata, links and content', () => {
+  const levels = 20_000;
+  const inBody = '<title>Deep</title><a href="/x">x</a>' + '<span>'.repeat(levels) + 'deep text <a href="/y">y</a>';
+  const inHead = '<html><head><title>Deep</title>' + '<div>'.repeat(levels) + '</head><body><p>body text <a href="/y">y</a></p></body></html>';
+  for (const onlyMainContent of [true, false]) {
+    const started = Date.now();
+    const body = extractPage({ html: inBody, url: 'https://x.test/', onlyMainContent, formats: ALL });
+    assert.equal(body.metadata.title, 'Deep');
+    assert.deepEqual(body.links, ['https://x.test/x', 'https://x.test/y']);
+    assert.equal(body.markdown, '[x](https://x.test/x) deep text y');
+    assert.equal(body.text, 'x deep text y');
+    const head = extractPage({ html: inHead, url: 'https://x.test/', onlyMainContent, formats: ALL });
+    assert.equal(head.metadata.title, 'Deep');
+    assert.deepEqual(head.links, ['https://x.test/y']);
+    assert.equal(head.markdown, 'body text [y](https://x.test/y)');
+    assert.ok(Date.now() - started < 5000);
+  }
+});
+
 test('markdown conversion details: code languages, tables without header, links', () => {
   const html = `<body>
     <pre class="highlight-rust"><code>fn main() {}</code></pre>
