@@ -1125,7 +1125,9 @@ class Reader {
     for (;;) {
       const stripUnlikelyCandidates = this.flagIsActive(FLAG_STRIP_UNLIKELYS);
       const elementsToScore: Element[] = [];
-      let node: Element | null = this.page.html;
+      // Readability starts at document.documentElement: none once an attempt removed <html> itself
+      // (an unlikely-candidate class on it), and then no retry scans anything either.
+      let node: Element | null = firstElementChild(this.page.doc);
       let shouldRemoveTitleHeader = true;
 
       while (node) {
