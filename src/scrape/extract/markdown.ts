@@ -5,7 +5,10 @@
  * inlined links, strikethrough from @joplin/turndown-plugin-gfm) plus our rules, ported to work on the
  * domhandler tree directly. Turndown needs a DOM (it ran on linkedom); converting the tree we already
  * have avoids building a second one. Rule order, whitespace handling, escaping and blank-node rules are
- * turndown's, so the output is byte for byte what turndown gave.
+ * turndown's, so the output is what turndown gave, with one difference: linkedom split text nodes at
+ * character references, and turndown escapes line-start markers at the start of every text node, so
+ * `a &gt; b` became `a \> b`; here a text node is the whole run of text between two tags, so a marker
+ * right after a character reference is not escaped.
  */
 import {
   cloneNode,
@@ -218,9 +221,12 @@ const ESCAPES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^>/g, '\\>'],
   [/_/g, '\\_'],
   [/^(\d+)\. /g, '$1\\. '],
+  // Not turndown's: page text such as "&lt;b&gt;" or "&lt;https://x&gt;" would be read as raw HTML or
+  // an autolink by markdown renderers, and vanish.
+  [/<(?=[A-Za-z/!?])/g, '\\<'],
 ];
 /** Whether any of ESCAPES can apply: most text needs none of them. */
-const NEEDS_ESCAPE = /[\\*`[\]_]|^(?:-|\+ |=|#{1,6} |~~~|>|\d+\. )/;
+const NEEDS_ESCAPE = /[\\*`[\]_]|<[A-Za-z/!?]|^(?:-|\+ |=|#{1,6} |~~~|>|\d+\. )/;
 
 function escapeMarkdown(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return s;

@@ -253,6 +253,24 @@ test('markdown conversion details: code languages, tables without header, links'
   );
 });
 
+test('markdown: page text that reads as an HTML tag or autolink is escaped, so renderers show it', () => {
+  const html = `<body><p>Watch &lt;The Palace&gt; tonight: &lt;b&gt;bold&lt;/b&gt;, &lt;!-- x --&gt;, &lt;https://x.test&gt;, but 1 &lt; 2 &gt; 0.</p>
+    <p><code>&lt;b&gt; in code</code></p><pre>&lt;b&gt; in a block</pre></body>`;
+  const md = extractPage({ html, url: 'https://x.test/', onlyMainContent: false, formats: ['markdown'] }).markdown;
+  assert.equal(
+    md,
+    [
+      'Watch \\<The Palace> tonight: \\<b>bold\\</b>, \\<!-- x -->, \\<https://x.test>, but 1 < 2 > 0.',
+      '',
+      '`<b> in code`',
+      '',
+      '```',
+      '<b> in a block',
+      '```',
+    ].join('\n'),
+  );
+});
+
 test('isValidCssSelector', () => {
   for (const ok of ['p', 'div.content > p', '#main', 'a[href^="http"]', 'article, .post', 'li:nth-child(2n+1)', 'p:not(.ad)', '[data-x="1"]']) {
     assert.equal(isValidCssSelector(ok), true, ok);
