@@ -4,7 +4,8 @@
 //
 // Other jobs share the machine, so every comparison alternates old and new rounds in one process
 // (a GC before each round, so one pipeline's garbage is not collected on the other's time) and keeps
-// each one's fastest round.
+// each one's fastest round. Each row also gives the process CPU time per call of that round (all of
+// its threads, so the GC's helpers too): under load it moves far less than the wall-clock figures.
 import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -39,24 +40,28 @@ interface Stats {
   median: number;
   p95: number;
   mean: number;
+  /** Process CPU milliseconds per call over the round. */
+  cpu: number;
 }
 
-function stats(samples: number[]): Stats {
+function stats(samples: number[], cpuMs: number): Stats {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-  return { median: at(0.5), p95: at(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return { median: at(0.5), p95: at(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length, cpu: cpuMs / s.length };
 }
 
-/** One round over all docs: per-call milliseconds. */
-function round<T>(docs: ReadonlyArray<T>, fn: (doc: T) => unknown): number[] {
+/** One round over all docs: per-call milliseconds and the round's process CPU time. */
+function round<T>(docs: ReadonlyArray<T>, fn: (doc: T) => unknown): Stats {
   gc();
   const samples: number[] = [];
+  const cpu0 = process.cpuUsage();
   for (const d of docs) {
     const t0 = performance.now();
     fn(d);
     samples.push(performance.now() - t0);
   }
-  return samples;
+  const cpu = process.cpuUsage(cpu0);
+  return stats(samples, (cpu.user + cpu.system) / 1000);
 }
 
 /** Warm-up, then ROUNDS alternating rounds of every variant; each variant's round with the lowest mean. */
@@ -65,7 +70,7 @@ function compare<T>(docs: ReadonlyArray<T>, variants: ReadonlyArray<readonly [st
   const best: Array<Stats | undefined> = variants.map(() => undefined);
   for (let r = 0; r < ROUNDS; r++) {
     variants.forEach(([, fn], i) => {
-      const s = stats(round(docs, fn));
+      const s = round(docs, fn);
       const b = best[i];
       if (!b || s.mean < b.mean) best[i] = s;
     });
@@ -78,11 +83,12 @@ const fmt = (n: number): string => n.toFixed(1).padStart(6);
 function print(title: string, names: ReadonlyArray<string>, results: ReadonlyArray<Stats>): void {
   console.log(title);
   results.forEach((s, i) => {
-    console.log(`  ${(names[i] ?? '').padEnd(60)} median ${fmt(s.median)}  p95 ${fmt(s.p95)}  mean ${fmt(s.mean)} ms`);
+    console.log(`  ${(names[i] ?? '').padEnd(60)} median ${fmt(s.median)}  p95 ${fmt(s.p95)}  mean ${fmt(s.mean)} ms  cpu ${fmt(s.cpu)} ms`);
   });
   const [oldS, newS] = results;
   if (oldS && newS && names[0]?.startsWith('old')) {
-    console.log(`  ${'=> new / old'.padEnd(60)} median ${(oldS.median / newS.median).toFixed(2)}x  p95 ${(oldS.p95 / newS.p95).toFixed(2)}x  mean ${(oldS.mean / newS.mean).toFixed(2)}x faster`);
+    const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+    console.log(`  ${'=> new / old'.padEnd(60)} median ${x(oldS.median, newS.median)}  p95 ${x(oldS.p95, newS.p95)}  mean ${x(oldS.mean, newS.mean)}  cpu ${x(oldS.cpu, newS.cpu)} faster`);
   }
 }
 
