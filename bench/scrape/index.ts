@@ -99,10 +99,10 @@ function extractVariants(opts: Omit<ExtractInput, 'html' | 'url'>): Array<readon
   ];
 }
 
-/** The page parsed again and prepared as extractPage prepares it for that mode (no selectors here). */
-function freshPage(html: string, mode: 'main' | 'fallback'): Page {
+/** The page parsed again and prepared as extractPage prepares it for the fallback (no selectors here). */
+function freshPage(html: string): Page {
   const page = parsePage(html);
-  removeNoise(page, { keepNoscript: mode === 'main', stripChrome: mode === 'main' });
+  removeNoise(page, { keepNoscript: false });
   return page;
 }
 
@@ -157,7 +157,7 @@ const steps = compare(real, [
     (d) => {
       const page = parsePage(d.html);
       removeNoise(page, { keepNoscript: true, stripChrome: true });
-      return extractMainContent(page, '', (mode) => freshPage(d.html, mode)).root;
+      return extractMainContent(page, '', () => freshPage(d.html)).root;
     },
   ],
   [stepNames[4] as string, (d) => new Readability(parseHTML(d.html).document).parse()],
@@ -172,7 +172,7 @@ console.log('\nMarkdown conversion of the main content (real pages)');
 const contents = real.map((d) => {
   const page = parsePage(d.html);
   removeNoise(page, { keepNoscript: true, stripChrome: true });
-  const root = extractMainContent(page, '', (mode) => freshPage(d.html, mode)).root;
+  const root = extractMainContent(page, '', () => freshPage(d.html)).root;
   const legacyDoc = legacyParse(d.html);
   legacyRemoveNoise(legacyDoc, { keepNoscript: true, stripChrome: true });
   const legacyRoot = legacyMainContent(legacyDoc, '', () => legacyParse(d.html)).root;

@@ -88,10 +88,6 @@ export function removeAttr(el: Element, name: string): void {
 
 /* ---------- navigation ---------- */
 
-export function isElement(node: AnyNode | null | undefined): node is Element {
-  return node != null && isTag(node);
-}
-
 export function firstElementChild(el: ParentNode): Element | null {
   for (const c of el.children) if (isTag(c)) return c;
   return null;
@@ -167,16 +163,8 @@ export function findFirst(root: ParentNode, test: (el: Element) => boolean): Ele
 }
 
 /** Descendants with one of these (lower-case) tag names, document order. */
-export function byTags(root: ParentNode, names: ReadonlySet<string>): Element[] {
-  return findAll(root, (el) => names.has(el.name));
-}
-
 export function byTag(root: ParentNode, name: string): Element[] {
   return findAll(root, (el) => el.name === name);
-}
-
-export function hasDescendant(root: ParentNode, names: ReadonlySet<string>): boolean {
-  return findFirst(root, (el) => names.has(el.name)) !== null;
 }
 
 /* ---------- text ---------- */
@@ -347,11 +335,6 @@ export function replaceNode(node: ChildNode, replacement: ChildNode): void {
   if (!parent || node === replacement) return;
   insertBefore(parent, replacement, node);
   removeNode(node);
-}
-
-/** Moves every child of `from` to the end of `to`. */
-export function moveChildren(from: ParentNode, to: ParentNode): void {
-  while (from.children.length) appendChild(to, from.children[0] as ChildNode);
 }
 
 export function removeChildren(el: ParentNode): void {

@@ -118,9 +118,9 @@ function contentRoot(page: Page, html: string, input: ExtractInput, title: strin
     return page.body;
   }
   prepare(page, input, 'main');
-  const fresh = (mode: 'main' | 'fallback'): Page => {
+  const fresh = (): Page => {
     const p = parsePage(html);
-    prepare(p, input, mode);
+    prepare(p, input, 'fallback');
     return p;
   };
   return extractMainContent(page, title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;

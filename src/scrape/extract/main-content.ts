@@ -112,14 +112,14 @@ function textStart(el: Element, chars: number): string {
 }
 
 /**
- * `page` is consumed (the scoring rewrites it). `freshPage(mode)` returns the page parsed again and
- * prepared for that mode ('main' as `page` was, 'fallback' without the pre-strip); it is only called
- * for a retry of the scoring or the fallback, so the common path parses once.
+ * `page` is consumed (the scoring rewrites it). `freshPage()` returns the page parsed again and
+ * prepared for the fallback (without the pre-strip); it is only called when the scoring finds too
+ * little, so the common path parses once.
  */
 export function extractMainContent(
   page: Page,
   pageTitle: string,
-  freshPage: (mode: 'main' | 'fallback') => Page,
+  freshPage: () => Page,
   opts: { keepChrome?: boolean } = {},
 ): MainContent {
   const ogMeta = tagsUnder(page, 'meta').find((e) => getAttr(e, 'property') === 'og:title');
@@ -152,7 +152,7 @@ export function extractMainContent(
     return { root: content, method: 'readability' };
   }
 
-  const fresh = freshPage('fallback');
+  const fresh = freshPage();
   if (!opts.keepChrome) removeBoilerplate(fresh.body);
   return { root: fresh.body, method: 'fallback' };
 }

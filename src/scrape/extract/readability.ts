@@ -553,14 +553,6 @@ class Reader {
     return linkLength / textLength;
   }
 
-  private getTextDensity(e: Element, tags: ReadonlySet<string>): number {
-    const textLength = this.textLength(e);
-    if (textLength === 0) return 0;
-    let childrenLength = 0;
-    for (const child of this.allWithTags(e, tags)) childrenLength += this.textLength(child);
-    return childrenLength / textLength;
-  }
-
   /* ----- document preparation ----- */
 
   private unwrapNoscriptImages(page: Page): void {
