@@ -285,10 +285,14 @@ export function removeNode(node: ChildNode): void {
   const parent = node.parent;
   if (parent) {
     const kids = parent.children;
-    // Removals in document order are the common case; search from the likely end first.
-    let i = kids.length - 1;
-    if (kids[i] !== node) i = kids.indexOf(node);
-    if (i >= 0) kids.splice(i, 1);
+    // Children are arrays: the first and last are removed in constant time (shift and pop), which
+    // is what loops moving children one by one do; others cost a search and a splice.
+    if (kids[0] === node) kids.shift();
+    else if (kids[kids.length - 1] === node) kids.pop();
+    else {
+      const i = kids.indexOf(node);
+      if (i >= 0) kids.splice(i, 1);
+    }
   }
   if (node.prev) node.prev.next = node.next;
   if (node.next) node.next.prev = node.prev;
@@ -316,7 +320,8 @@ export function insertBefore(parent: ParentNode, node: ChildNode, ref: ChildNode
   }
   removeNode(node);
   const kids = parent.children;
-  const i = kids.indexOf(ref);
+  // Inserting before the same reference again and again (unwrapping) finds it near the end.
+  const i = kids.lastIndexOf(ref);
   if (i < 0) {
     appendChild(parent, node);
     return;
@@ -335,6 +340,29 @@ export function replaceNode(node: ChildNode, replacement: ChildNode): void {
   if (!parent || node === replacement) return;
   insertBefore(parent, replacement, node);
   removeNode(node);
+}
+
+/**
+ * Moves every child of `from` into `to` (not inside `from`), before `ref` (a child of `to`) or at the
+ * end, in one step: moving them one by one costs a search and an array splice per child.
+ */
+export function moveChildren(from: ParentNode, to: ParentNode, ref: ChildNode | null = null): void {
+  const moved = from.children;
+  if (!moved.length || from === to) return;
+  from.children = [];
+  const kids = to.children;
+  let at = ref ? kids.lastIndexOf(ref) : -1;
+  if (at < 0) at = kids.length;
+  const before = kids[at - 1] ?? null;
+  const after = kids[at] ?? null;
+  for (const c of moved) c.parent = to;
+  const first = moved[0] as ChildNode;
+  const last = moved[moved.length - 1] as ChildNode;
+  first.prev = before;
+  if (before) before.next = first;
+  last.next = after;
+  if (after) after.prev = last;
+  to.children = kids.slice(0, at).concat(moved, kids.slice(at));
 }
 
 export function removeChildren(el: ParentNode): void {

@@ -10,11 +10,11 @@ import {
   getAttr,
   insertBefore,
   isTag,
+  moveChildren,
   removeNode,
   replaceNode,
   tagsUnder,
   textContent,
-  type ChildNode,
   type Element,
   type Page,
   type Text,
@@ -74,7 +74,7 @@ function restoreHeadlineLevel(root: Element, headline: string): void {
   const h = findFirst(root, (e) => HEADING_123.has(e.name));
   if (!h || h.name === 'h1' || collapseWhitespace(textContent(h)) !== headline) return;
   const h1 = createElement('h1');
-  while (h.children.length) appendChild(h1, h.children[0] as ChildNode);
+  moveChildren(h, h1);
   replaceNode(h, h1);
 }
 
@@ -87,7 +87,7 @@ function firstHeadingText(root: Element): string | undefined {
 function unwrap(el: Element): void {
   const parent = el.parent;
   if (!parent) return;
-  while (el.children.length) insertBefore(parent, el.children[0] as ChildNode, el);
+  moveChildren(el, parent, el);
   removeNode(el);
 }
 

@@ -31,9 +31,11 @@ import {
   hasAttr,
   isTag,
   isText,
+  moveChildren,
   nextElementSibling,
   previousElementSibling,
   removeAttr,
+  removeChildren,
   removeNode,
   replaceNode,
   setAttr,
@@ -462,7 +464,7 @@ class Reader {
 
   private setNodeTag(node: Element, tag: string): Element {
     const replacement = createElement(tag);
-    while (node.children.length) appendChild(replacement, node.children[0] as ChildNode);
+    moveChildren(node, replacement);
     replaceNode(node, replacement);
     const score = this.scores.get(node);
     if (score) this.scores.set(replacement, score);
@@ -680,7 +682,7 @@ class Reader {
    */
   private restoreBody(cache: ChildNode[]): void {
     const body = this.page.body;
-    while (body.children.length) removeNode(body.children[0] as ChildNode);
+    removeChildren(body);
     for (const c of cache.splice(0)) appendChild(body, c);
     for (const c of body.children) cache.push(cloneNode(c, true));
   }
@@ -1266,7 +1268,7 @@ class Reader {
       if (topCandidate === null || topCandidate.name === 'body') {
         topCandidate = createElement('div');
         neededToCreateTopCandidate = true;
-        while (page.children.length) appendChild(topCandidate, page.children[0] as ChildNode);
+        moveChildren(page, topCandidate);
         appendChild(page, topCandidate);
         this.initializeNode(topCandidate);
       } else {
@@ -1334,9 +1336,9 @@ class Reader {
       parentOfTopCandidate = topCandidate.parent;
       const topClass = className(topCandidate);
       if (parentOfTopCandidate) {
-        let siblings = elementChildren(parentOfTopCandidate);
-        for (let s = 0, sl = siblings.length; s < sl; s++) {
-          let sibling = siblings[s] as Element;
+        // Readability walks the live list of children and steps back after moving one out: every
+        // sibling is visited once, in order, as walking a copy of the list does.
+        for (let sibling of elementChildren(parentOfTopCandidate)) {
           let append = false;
           if (sibling === topCandidate) {
             append = true;
@@ -1359,9 +1361,6 @@ class Reader {
           if (append) {
             if (!ALTER_TO_DIV_EXCEPTIONS.has(sibling.name)) sibling = this.setNodeTag(sibling, 'div');
             appendChild(articleContent, sibling);
-            siblings = elementChildren(parentOfTopCandidate);
-            s -= 1;
-            sl -= 1;
           }
         }
       }
@@ -1374,7 +1373,7 @@ class Reader {
         pageDiv = topCandidate;
       } else {
         pageDiv = createElement('div');
-        while (articleContent.children.length) appendChild(pageDiv, articleContent.children[0] as ChildNode);
+        moveChildren(articleContent, pageDiv);
         appendChild(articleContent, pageDiv);
       }
       setAttr(pageDiv, 'id', 'readability-page-1');
@@ -1411,7 +1410,7 @@ class Reader {
         replaceNode(link, createText(textContent(link)));
       } else {
         const container = createElement('span');
-        while (link.children.length) appendChild(container, link.children[0] as ChildNode);
+        moveChildren(link, container);
         replaceNode(link, container);
       }
     }

@@ -217,6 +217,26 @@ test('nesting deeper than the call stack, in the body or the head, keeps metadat
   }
 });
 
+test('a flat page of many paragraphs costs time linear in its size', () => {
+  // Moving children one by one through arrays (every removal an indexOf and a splice) made the
+  // scoring quadratic on wide nodes. CPU time of the fastest of three runs, so load matters less.
+  const page = (n: number): string =>
+    '<title>Flat</title><body>' + Array.from({ length: n }, (_, i) => `<p>Paragraph ${i}, with some words, and a comma or two.</p>`).join('');
+  const cpuMs = (html: string): number => {
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = process.cpuUsage();
+      extractPage({ html, url: 'https://x.test/', onlyMainContent: true, formats: ['markdown'] });
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000);
+    }
+    return best;
+  };
+  const small = cpuMs(page(5_000));
+  const large = cpuMs(page(40_000));
+  assert.ok(large < 16 * small, `8x the paragraphs took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+});
+
 test('markdown conversion details: code languages, tables without header, links', () => {
   const html = `<body>
     <pre class="highlight-rust"><code>fn main() {}</code></pre>
