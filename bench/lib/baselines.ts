@@ -3,7 +3,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { removeBoilerplate } from '../../src/scrape/extract/boilerplate.js';
 import { removeNoise } from '../../src/scrape/extract/clean.js';
-import { parseDocument } from '../../src/scrape/extract/dom.js';
+import { parsePage } from '../../src/scrape/extract/dom.js';
 import { toText } from '../../src/scrape/extract/text.js';
 
 /** Readability.js as documented: linkedom document in, textContent out ('' when it gives up). */
@@ -18,8 +18,8 @@ export function readabilityText(html: string): string {
 
 /** The whole body minus scripts/styles and header/footer/nav/aside/form/banner selectors. */
 export function blacklistText(html: string): string {
-  const doc = parseDocument(html);
-  removeNoise(doc, { keepNoscript: false });
-  removeBoilerplate(doc.body);
-  return toText(doc.body);
+  const page = parsePage(html);
+  removeNoise(page, { keepNoscript: false });
+  removeBoilerplate(page.body);
+  return toText(page.body);
 }

@@ -1,5 +1,5 @@
 // Resolves the page's base URL and rewrites href/src/srcset inside extracted content to absolute URLs.
-import type { DomDocument, DomElement } from './dom.js';
+import { getAttr, parsedTags, removeAttr, setAttr, type Element, type Page } from './dom.js';
 
 /** Returns undefined for values no browser would follow (empty, unparsable). */
 export function toAbsoluteUrl(ref: string | null | undefined, base: string | undefined): string | undefined {
@@ -15,11 +15,11 @@ export function toAbsoluteUrl(ref: string | null | undefined, base: string | und
 }
 
 /** A `<base href>` in the page wins over the page URL (itself resolved against the page URL), as in browsers. */
-export function resolveBaseUrl(doc: DomDocument, pageUrl: string): string | undefined {
-  const page = toAbsoluteUrl(pageUrl, undefined);
-  const baseEl = doc.querySelector('base[href]');
-  const fromTag = baseEl ? toAbsoluteUrl(baseEl.getAttribute('href'), page) : undefined;
-  return fromTag ?? page;
+export function resolveBaseUrl(page: Page, pageUrl: string): string | undefined {
+  const pageBase = toAbsoluteUrl(pageUrl, undefined);
+  const baseEl = parsedTags(page, 'base').find((el) => getAttr(el, 'href') !== null);
+  const fromTag = baseEl ? toAbsoluteUrl(getAttr(baseEl, 'href'), pageBase) : undefined;
+  return fromTag ?? pageBase;
 }
 
 /**
@@ -52,44 +52,50 @@ export function absolutizeSrcset(srcset: string, base: string | undefined): stri
   return out.join(', ');
 }
 
-const URL_ATTRS: ReadonlyArray<readonly [string, string]> = [
-  ['a', 'href'],
-  ['area', 'href'],
-  ['img', 'src'],
-  ['source', 'src'],
-  ['video', 'src'],
-  ['video', 'poster'],
-  ['audio', 'src'],
-  ['track', 'src'],
-  ['iframe', 'src'],
-  ['embed', 'src'],
-  ['object', 'data'],
-  ['blockquote', 'cite'],
-  ['q', 'cite'],
-  ['ins', 'cite'],
-  ['del', 'cite'],
-];
-const SELECTOR = URL_ATTRS.map(([tag, attr]) => `${tag}[${attr}]`).join(',') + ',img[srcset],source[srcset]';
+const URL_ATTRS = new Map<string, readonly string[]>([
+  ['a', ['href']],
+  ['area', ['href']],
+  ['img', ['src']],
+  ['source', ['src']],
+  ['video', ['src', 'poster']],
+  ['audio', ['src']],
+  ['track', ['src']],
+  ['iframe', ['src']],
+  ['embed', ['src']],
+  ['object', ['data']],
+  ['blockquote', ['cite']],
+  ['q', ['cite']],
+  ['ins', ['cite']],
+  ['del', ['cite']],
+]);
 
 /**
  * Makes every URL attribute under `root` absolute. Fragment-only and non-navigational schemes are left
  * alone when they cannot be resolved; `javascript:` links are turned into plain text holders by dropping href.
  */
-export function absolutizeTree(root: DomElement, base: string | undefined): void {
-  for (const el of Array.from(root.querySelectorAll(SELECTOR))) {
-    const tag = el.localName;
-    for (const [t, attr] of URL_ATTRS) {
-      if (t !== tag) continue;
-      const value = el.getAttribute(attr);
-      if (value == null) continue;
-      if (/^\s*javascript:/i.test(value)) {
-        el.removeAttribute(attr);
-        continue;
+export function absolutizeTree(root: Element, base: string | undefined): void {
+  const walk = (parent: Element): void => {
+    for (const el of parent.children) {
+      if (el.type !== 'tag' && el.type !== 'script' && el.type !== 'style') continue;
+      const attrs = URL_ATTRS.get(el.name);
+      if (attrs) {
+        for (const attr of attrs) {
+          const value = getAttr(el, attr);
+          if (value == null) continue;
+          if (/^\s*javascript:/i.test(value)) {
+            removeAttr(el, attr);
+            continue;
+          }
+          const abs = toAbsoluteUrl(value, base);
+          if (abs !== undefined) setAttr(el, attr, abs);
+        }
       }
-      const abs = toAbsoluteUrl(value, base);
-      if (abs !== undefined) el.setAttribute(attr, abs);
+      if (el.name === 'img' || el.name === 'source') {
+        const srcset = getAttr(el, 'srcset');
+        if (srcset) setAttr(el, 'srcset', absolutizeSrcset(srcset, base));
+      }
+      if (el.children.length) walk(el);
     }
-    const srcset = el.getAttribute('srcset');
-    if (srcset) el.setAttribute('srcset', absolutizeSrcset(srcset, base));
-  }
+  };
+  walk(root);
 }

@@ -1,21 +1,21 @@
 // Removes markup that never carries page content (scripts, styles, comments, hidden elements, form controls).
-import { COMMENT_NODE, ELEMENT_NODE, type DomDocument, type DomElement, type DomNode } from './dom.js';
+import { createText, findFirst, getAttr, hasAttr, isTag, removeNode, replaceNode, textContent, type ChildNode, type Element, type Page } from './dom.js';
 
 /** Never content in any mode. noscript is separate: Readability unwraps lazy-image fallbacks from it. */
 const NOISE_TAGS = new Set([
-  'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE', 'SVG', 'CANVAS', 'OBJECT', 'EMBED', 'APPLET',
-  'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'OPTION', 'DATALIST',
+  'script', 'style', 'template', 'link', 'meta', 'base', 'svg', 'canvas', 'object', 'embed', 'applet',
+  'input', 'select', 'textarea', 'button', 'option', 'datalist',
 ]);
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** Utility classes of text that is visible only to screen readers or on paper, never on screen. */
 const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
 
-function isHidden(el: DomElement): boolean {
-  if (el.hasAttribute('hidden')) return true;
-  const style = el.getAttribute('style');
+function isHidden(el: Element): boolean {
+  if (hasAttr(el, 'hidden')) return true;
+  const style = getAttr(el, 'style');
   if (style !== null && HIDDEN_STYLE.test(style)) return true;
-  const cls = el.getAttribute('class');
+  const cls = getAttr(el, 'class');
   return cls !== null && HIDDEN_CLASS.test(cls);
 }
 
@@ -27,51 +27,76 @@ export interface NoiseOptions {
   keepNoscript: boolean;
   /**
    * Also drop site chrome (nav, footer, aside, dialogs and their ARIA roles) unless it holds the
-   * article itself. Done before Readability: its scoring then sees fewer candidates (about 30% faster
-   * on the benchmark pages) and cannot pull a footer or sidebar into the article.
+   * article itself. Done before the main-content scoring: it then sees fewer candidates and cannot
+   * pull a footer or sidebar into the article.
    */
   stripChrome?: boolean;
 }
 
-const CHROME_TAGS = new Set(['NAV', 'FOOTER', 'ASIDE', 'DIALOG', 'HEADER']);
+const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'dialog', 'header']);
 const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog']);
 
-function isChrome(el: DomElement): boolean {
-  const role = el.getAttribute('role');
-  const chrome =
-    CHROME_TAGS.has(el.nodeName) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || el.getAttribute('aria-modal') === 'true';
-  return chrome && el.querySelector('article, main, [role="main"], h1') === null;
+function holdsArticle(el: Element): boolean {
+  return findFirst(el, (e) => e.name === 'article' || e.name === 'main' || e.name === 'h1' || getAttr(e, 'role') === 'main') !== null;
+}
+
+function isChrome(el: Element): boolean {
+  const role = getAttr(el, 'role');
+  const chrome = CHROME_TAGS.has(el.name) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || getAttr(el, 'aria-modal') === 'true';
+  return chrome && !holdsArticle(el);
 }
 
 /**
  * Browsers cap the DOM depth their parser builds (Chromium at 512). Deeper trees only come from broken
- * or hostile pages, and Readability and the converters cost O(nodes x depth) or recurse on them (20,000
+ * or hostile pages, and the scoring and the converters cost O(nodes x depth) or recurse on them (20,000
  * nested divs took 18 s); below this depth an element is replaced by its text.
  */
 export const MAX_DEPTH = 256;
 
-export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
-  const stack: Array<[DomNode, number]> = [[doc.body, 0]];
+/** The element children of `node` become their text. */
+function flatten(node: Element): void {
+  for (const el of node.children.slice()) {
+    if (isTag(el)) replaceNode(el, createText(` ${textContent(el)} `));
+  }
+}
+
+/**
+ * The depth cap alone, for the head: the parser does not move misplaced body markup out of <head>,
+ * and the scoring walks the whole document. Nothing else in the head is touched (its metadata is read
+ * again by the scoring).
+ */
+function capDepth(root: Element): void {
+  const stack: Array<[Element, number]> = [[root, 0]];
   while (stack.length) {
-    const [node, depth] = stack.pop() as [DomNode, number];
+    const [node, depth] = stack.pop() as [Element, number];
     if (depth >= MAX_DEPTH) {
-      for (const el of Array.from(node.childNodes)) {
-        if (el.nodeType === ELEMENT_NODE) (el as DomElement).replaceWith(doc.createTextNode(` ${el.textContent ?? ''} `));
-      }
+      flatten(node);
       continue;
     }
-    let child = node.firstChild;
+    for (const c of node.children) if (isTag(c) && c.children.length) stack.push([c, depth + 1]);
+  }
+}
+
+export function removeNoise(page: Page, opts: NoiseOptions): void {
+  capDepth(page.head);
+  const stack: Array<[Element, number]> = [[page.body, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [Element, number];
+    if (depth >= MAX_DEPTH) {
+      flatten(node);
+      continue;
+    }
+    let child: ChildNode | null = node.children[0] ?? null;
     while (child) {
-      const next = child.nextSibling;
-      if (child.nodeType === COMMENT_NODE) {
-        child.remove();
-      } else if (child.nodeType === ELEMENT_NODE) {
-        const el = child as DomElement;
-        const name = el.nodeName;
-        if (NOISE_TAGS.has(name) || (name === 'NOSCRIPT' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
-          el.remove();
-        }
-        else if (el.firstChild) stack.push([el, depth + 1]);
+      const next: ChildNode | null = child.next;
+      if (child.type === 'comment' || child.type === 'directive') {
+        removeNode(child);
+      } else if (isTag(child)) {
+        const el = child;
+        const name = el.name;
+        if (NOISE_TAGS.has(name) || (name === 'noscript' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
+          removeNode(el);
+        } else if (el.children.length) stack.push([el, depth + 1]);
       }
       child = next;
     }

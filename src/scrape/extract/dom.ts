@@ -1,116 +1,406 @@
-// Parses page HTML once into a linkedom document with a guaranteed <html>/<head>/<body> shape, plus the DOM types we rely on.
-import { parseHTML } from 'linkedom';
+// Parses page HTML once (htmlparser2 into a domhandler tree) with a guaranteed <html>/<head>/<body> shape, plus the small tree API the extraction modules share.
+import { Document, Element, Text, cloneNode, isTag, isText, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import { DomHandler } from 'domhandler';
+import { fastTokenizer } from './tokenizer.js';
 
 /*
- * The project compiles without the DOM lib (server code), so the subset of the DOM API that the
- * extraction modules use is declared here. linkedom's nodes implement all of it at runtime.
+ * Why domhandler and not a DOM implementation (linkedom, jsdom): every step of extraction is a walk
+ * over a tree that is built once and thrown away. domhandler nodes are plain objects (name, attribs,
+ * children, parent, prev, next); building them is 5-10x cheaper than linkedom's DOM nodes, and
+ * reading text or attributes is a property access instead of a recomputation. css-select and
+ * dom-serializer work on them directly. The helpers below are the DOM operations we need, written
+ * for this tree (no live collections, no events).
  */
-export const ELEMENT_NODE = 1;
-export const TEXT_NODE = 3;
-export const COMMENT_NODE = 8;
 
-export interface DomNode {
-  readonly nodeType: number;
-  readonly nodeName: string;
-  readonly parentNode: DomNode | null;
-  readonly parentElement: DomElement | null;
-  readonly childNodes: ArrayLike<DomNode> & Iterable<DomNode>;
-  readonly firstChild: DomNode | null;
-  readonly lastChild: DomNode | null;
-  readonly nextSibling: DomNode | null;
-  readonly previousSibling: DomNode | null;
-  readonly ownerDocument: DomDocument;
-  textContent: string | null;
-  remove(): void;
-  cloneNode(deep?: boolean): DomNode;
-  appendChild<T extends DomNode>(node: T): T;
-  insertBefore<T extends DomNode>(node: T, ref: DomNode | null): T;
-  removeChild<T extends DomNode>(node: T): T;
-  contains(other: DomNode | null): boolean;
+export { Document, Element, Text, cloneNode, isTag, isText };
+export type { AnyNode, ChildNode, ParentNode };
+
+export interface Page {
+  doc: Document;
+  html: Element;
+  head: Element;
+  body: Element;
+  /** Elements by tag name as parsed (see parsedTags); built on first use. */
+  tags?: Map<string, Element[]>;
 }
 
-export interface DomText extends DomNode {
-  data: string;
-}
+/* ---------- the page's elements by tag name ---------- */
 
-export interface DomAttr {
-  readonly name: string;
-  readonly value: string;
-}
+/** Key under which <a> and <area> are indexed together, in document order. */
+export const LINK_TAGS = '#links';
 
-export interface DomElement extends DomNode {
-  readonly tagName: string;
-  readonly localName: string;
-  readonly children: ArrayLike<DomElement> & Iterable<DomElement>;
-  readonly firstElementChild: DomElement | null;
-  readonly lastElementChild: DomElement | null;
-  readonly nextElementSibling: DomElement | null;
-  readonly previousElementSibling: DomElement | null;
-  readonly attributes: ArrayLike<DomAttr> & Iterable<DomAttr>;
-  id: string;
-  className: string;
-  innerHTML: string;
-  readonly outerHTML: string;
-  getAttribute(name: string): string | null;
-  setAttribute(name: string, value: string): void;
-  removeAttribute(name: string): void;
-  hasAttribute(name: string): boolean;
-  querySelector(selector: string): DomElement | null;
-  querySelectorAll(selector: string): ArrayLike<DomElement> & Iterable<DomElement>;
-  getElementsByTagName(name: string): ArrayLike<DomElement> & Iterable<DomElement>;
-  matches(selector: string): boolean;
-  closest(selector: string): DomElement | null;
-  append(...nodes: DomNode[]): void;
-  prepend(...nodes: DomNode[]): void;
-  before(...nodes: DomNode[]): void;
-  after(...nodes: DomNode[]): void;
-  replaceWith(...nodes: DomNode[]): void;
+function buildIndex(page: Page): Map<string, Element[]> {
+  const index = new Map<string, Element[]>();
+  const add = (key: string, el: Element): void => {
+    const list = index.get(key);
+    if (list) list.push(el);
+    else index.set(key, [el]);
+  };
+  // Iterative: the whole page is indexed before the depth cap (clean.ts) has run.
+  const stack: ChildNode[] = [];
+  for (let i = page.doc.children.length - 1; i >= 0; i--) stack.push(page.doc.children[i] as ChildNode);
+  for (let c = stack.pop(); c; c = stack.pop()) {
+    if (!isTag(c)) continue;
+    add(c.name, c);
+    if (c.name === 'a' || c.name === 'area') add(LINK_TAGS, c);
+    const kids = c.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+  }
+  return index;
 }
-
-export interface DomDocument extends DomNode {
-  readonly documentElement: DomElement;
-  readonly head: DomElement;
-  readonly body: DomElement;
-  createElement(tag: string): DomElement;
-  createTextNode(text: string): DomText;
-  querySelector(selector: string): DomElement | null;
-  querySelectorAll(selector: string): ArrayLike<DomElement> & Iterable<DomElement>;
-  getElementsByTagName(name: string): ArrayLike<DomElement> & Iterable<DomElement>;
-}
-
-export function isElement(node: DomNode | null | undefined): node is DomElement {
-  return node != null && node.nodeType === ELEMENT_NODE;
-}
-
-export function isText(node: DomNode | null | undefined): node is DomText {
-  return node != null && node.nodeType === TEXT_NODE;
-}
-
-/** Elements that belong in <head> when a page omits the <head>/<body> tags (HTML's "in head" insertion mode). */
-const HEAD_TAGS = new Set(['TITLE', 'META', 'LINK', 'BASE', 'STYLE', 'SCRIPT', 'NOSCRIPT', 'TEMPLATE']);
 
 /**
- * linkedom keeps the parser's raw tree, unlike a browser it does not create missing <html>, <head>
- * or <body> elements; its `body` getter then throws or returns an empty body while the content sits
- * elsewhere. This moves the tree into the shape every later step assumes.
+ * Elements named `name` as the page was parsed, in document order: one walk indexes every name, so
+ * document-wide lookups (meta, title, links, scripts...) do not each walk the page. Elements removed
+ * since are still listed; `tagsUnder` filters them.
  */
-function normalizeShape(doc: DomDocument): void {
-  const topLevel = Array.from(doc.childNodes).filter((n) => n.nodeType !== 10 /* doctype */);
-  let html = topLevel.find((n): n is DomElement => isElement(n) && n.nodeName === 'HTML');
-  let items: DomNode[];
+export function parsedTags(page: Page, name: string): ReadonlyArray<Element> {
+  // A field, not a WeakMap keyed by the page: weak maps with large values cost the GC far more.
+  page.tags ??= buildIndex(page);
+  return page.tags.get(name) ?? [];
+}
+
+/** parsedTags limited to the elements still inside `within` (the document by default). */
+export function tagsUnder(page: Page, name: string, within: ParentNode = page.doc): Element[] {
+  return parsedTags(page, name).filter((el) => contains(within, el));
+}
+
+/* ---------- attributes ---------- */
+
+/** The attribute's value, or null. Guarded: `attribs` is a plain object ("constructor" is not an attribute). */
+export function getAttr(el: Element, name: string): string | null {
+  const v = el.attribs[name];
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(el.attribs, name) ? v : null;
+}
+
+export function hasAttr(el: Element, name: string): boolean {
+  return getAttr(el, name) !== null;
+}
+
+export function setAttr(el: Element, name: string, value: string): void {
+  el.attribs[name] = value;
+}
+
+export function removeAttr(el: Element, name: string): void {
+  if (Object.prototype.hasOwnProperty.call(el.attribs, name)) delete el.attribs[name];
+}
+
+/* ---------- navigation ---------- */
+
+export function firstElementChild(el: ParentNode): Element | null {
+  for (const c of el.children) if (isTag(c)) return c;
+  return null;
+}
+
+export function lastElementChild(el: ParentNode): Element | null {
+  const kids = el.children;
+  for (let i = kids.length - 1; i >= 0; i--) {
+    const c = kids[i] as ChildNode;
+    if (isTag(c)) return c;
+  }
+  return null;
+}
+
+export function nextElementSibling(node: ChildNode): Element | null {
+  for (let n = node.next; n; n = n.next) if (isTag(n)) return n;
+  return null;
+}
+
+export function previousElementSibling(node: ChildNode): Element | null {
+  for (let n = node.prev; n; n = n.prev) if (isTag(n)) return n;
+  return null;
+}
+
+export function elementChildren(el: ParentNode): Element[] {
+  const out: Element[] = [];
+  for (const c of el.children) if (isTag(c)) out.push(c);
+  return out;
+}
+
+export function parentElement(node: ChildNode): Element | null {
+  const p = node.parent;
+  return p && isTag(p) ? p : null;
+}
+
+/** True when `node` is `ancestor` or inside it. */
+export function contains(ancestor: AnyNode, node: AnyNode): boolean {
+  for (let n: AnyNode | null = node; n; n = n.parent) if (n === ancestor) return true;
+  return false;
+}
+
+/** The nearest inclusive ancestor with one of the tag names. */
+export function closest(el: Element, names: ReadonlySet<string>): Element | null {
+  for (let n: ParentNode | null = el; n && isTag(n); n = n.parent) if (names.has(n.name)) return n;
+  return null;
+}
+
+/** Descendants of root (not root itself) in document order for which `test` holds. */
+export function findAll(root: ParentNode, test: (el: Element) => boolean): Element[] {
+  const out: Element[] = [];
+  const walk = (parent: ParentNode): void => {
+    for (const c of parent.children) {
+      if (!isTag(c)) continue;
+      if (test(c)) out.push(c);
+      if (c.children.length) walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The first descendant in document order for which `test` holds. */
+export function findFirst(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  for (const c of root.children) {
+    if (!isTag(c)) continue;
+    if (test(c)) return c;
+    if (c.children.length) {
+      const hit = findFirst(c, test);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+/** Descendants with one of these (lower-case) tag names, document order. */
+export function byTag(root: ParentNode, name: string): Element[] {
+  return findAll(root, (el) => el.name === name);
+}
+
+/* ---------- text ---------- */
+
+/** Iterative: textContent also serves the depth cap (clean.ts), on trees of any depth. */
+function collectText(node: ParentNode, out: string[]): void {
+  const stack: ChildNode[] = [];
+  for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
+  for (let c = stack.pop(); c; c = stack.pop()) {
+    if (c.type === 'text') out.push((c as Text).data);
+    else if ('children' in c) {
+      const kids = c.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+    }
+  }
+}
+
+/** DOM textContent: the text of every descendant text node (comments excluded). */
+export function textContent(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!('children' in node)) return '';
+  const kids = node.children;
+  if (kids.length === 1) {
+    const only = kids[0] as ChildNode;
+    if (only.type === 'text') return (only as Text).data;
+  }
+  const out: string[] = [];
+  collectText(node, out);
+  return out.join('');
+}
+
+/** Whitespace runs (including non-breaking spaces) become one space, as a browser renders them. */
+export function collapseWhitespace(s: string): string {
+  return s.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** Collapsed, trimmed length of a string: every whitespace run counts as one character. */
+function collapsedLength(s: string): number {
+  return s.trim().replace(/\s{2,}/g, ' ').length;
+}
+
+/**
+ * Text of `node` gathered until `enough(prefixText)` says the answer is known, or all of it.
+ * The check runs at doubling sizes, so the cost stays linear; most callers only compare with a bound
+ * and need not read a whole article's text.
+ */
+function textUntil(node: ParentNode, firstCheck: number, enough: (prefix: string) => boolean): string | null {
+  const parts: string[] = [];
+  let raw = 0;
+  let nextCheck = Math.max(64, firstCheck);
+  const walk = (parent: ParentNode): boolean => {
+    for (const c of parent.children) {
+      if (c.type === 'text') {
+        const data = (c as Text).data;
+        parts.push(data);
+        raw += data.length;
+        if (raw >= nextCheck) {
+          if (enough(parts.join(''))) return false;
+          nextCheck = raw * 2;
+        }
+      } else if ('children' in c && c.children.length && !walk(c)) return false;
+    }
+    return true;
+  };
+  return walk(node) ? parts.join('') : null;
+}
+
+/**
+ * `collapseWhitespace(textContent(node)).length`; once it is known to exceed `limit` the count may
+ * stop early (the result is then some number above `limit`).
+ */
+export function collapsedTextLength(node: ParentNode, limit = Infinity): number {
+  if (limit === Infinity) return collapsedLength(textContent(node));
+  let over = 0;
+  const text = textUntil(node, limit + 1, (prefix) => (over = collapsedLength(prefix)) > limit);
+  return text === null ? over : collapsedLength(text);
+}
+
+/** Whether the node's text has any non-whitespace character. */
+export function hasText(node: ParentNode): boolean {
+  for (const c of node.children) {
+    if (c.type === 'text') {
+      if (/\S/.test((c as Text).data)) return true;
+    } else if ('children' in c && c.children.length && hasText(c)) return true;
+  }
+  return false;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+function wordCount(s: string): number {
+  return (s.match(WORD) ?? []).length;
+}
+
+/**
+ * The number of `[\p{L}\p{N}]+` runs in `textContent(node)`; once it is known to exceed `limit`
+ * the count may stop early (a prefix of the text never has more runs than the whole).
+ */
+export function wordCountOf(node: ParentNode, limit = Infinity): number {
+  if (limit === Infinity) return wordCount(textContent(node));
+  let over = 0;
+  const text = textUntil(node, 2 * (limit + 1), (prefix) => (over = wordCount(prefix)) > limit);
+  return text === null ? over : wordCount(text);
+}
+
+/* ---------- mutation ---------- */
+
+export function createElement(name: string, attribs: Record<string, string> = {}): Element {
+  return new Element(name, attribs);
+}
+
+export function createText(data: string): Text {
+  return new Text(data);
+}
+
+/** Detaches node from its parent (no-op when detached). */
+export function removeNode(node: ChildNode): void {
+  const parent = node.parent;
+  if (parent) {
+    const kids = parent.children;
+    // Children are arrays: the first and last are removed in constant time (shift and pop), which
+    // is what loops moving children one by one do; others cost a search and a splice.
+    if (kids[0] === node) kids.shift();
+    else if (kids[kids.length - 1] === node) kids.pop();
+    else {
+      const i = kids.indexOf(node);
+      if (i >= 0) kids.splice(i, 1);
+    }
+  }
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+export function appendChild(parent: ParentNode, node: ChildNode): void {
+  removeNode(node);
+  const kids = parent.children;
+  const last = kids[kids.length - 1] ?? null;
+  node.parent = parent;
+  node.prev = last;
+  node.next = null;
+  if (last) last.next = node;
+  kids.push(node);
+}
+
+/** Inserts node before ref (a child of parent), or appends when ref is null. */
+export function insertBefore(parent: ParentNode, node: ChildNode, ref: ChildNode | null): void {
+  if (!ref) {
+    appendChild(parent, node);
+    return;
+  }
+  removeNode(node);
+  const kids = parent.children;
+  // Inserting before the same reference again and again (unwrapping) finds it near the end.
+  const i = kids.lastIndexOf(ref);
+  if (i < 0) {
+    appendChild(parent, node);
+    return;
+  }
+  kids.splice(i, 0, node);
+  node.parent = parent;
+  node.prev = ref.prev;
+  node.next = ref;
+  if (ref.prev) ref.prev.next = node;
+  ref.prev = node;
+}
+
+/** Puts `replacement` where `node` is; node ends up detached. */
+export function replaceNode(node: ChildNode, replacement: ChildNode): void {
+  const parent = node.parent;
+  if (!parent || node === replacement) return;
+  insertBefore(parent, replacement, node);
+  removeNode(node);
+}
+
+/**
+ * Moves every child of `from` into `to` (not inside `from`), before `ref` (a child of `to`) or at the
+ * end, in one step: moving them one by one costs a search and an array splice per child.
+ */
+export function moveChildren(from: ParentNode, to: ParentNode, ref: ChildNode | null = null): void {
+  const moved = from.children;
+  if (!moved.length || from === to) return;
+  from.children = [];
+  const kids = to.children;
+  let at = ref ? kids.lastIndexOf(ref) : -1;
+  if (at < 0) at = kids.length;
+  const before = kids[at - 1] ?? null;
+  const after = kids[at] ?? null;
+  for (const c of moved) c.parent = to;
+  const first = moved[0] as ChildNode;
+  const last = moved[moved.length - 1] as ChildNode;
+  first.prev = before;
+  if (before) before.next = first;
+  last.next = after;
+  if (after) after.prev = last;
+  to.children = kids.slice(0, at).concat(moved, kids.slice(at));
+}
+
+export function removeChildren(el: ParentNode): void {
+  for (const c of el.children) {
+    c.parent = null;
+    c.prev = null;
+    c.next = null;
+  }
+  el.children = [];
+}
+
+/* ---------- parsing ---------- */
+
+/** Elements that belong in <head> when a page omits the <head>/<body> tags (HTML's "in head" insertion mode). */
+const HEAD_TAGS = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
+
+/**
+ * htmlparser2 keeps the tokens' tree: unlike a browser it does not create missing <html>, <head>
+ * or <body> elements. This moves the tree into the shape every later step assumes: content that
+ * precedes <body> goes into it, head-only elements before any content go into <head>.
+ */
+function normalizeShape(doc: Document): Page {
+  const topLevel = doc.children.filter((n) => n.type !== 'directive');
+  let html = topLevel.find((n): n is Element => isTag(n) && n.name === 'html');
+  let items: ChildNode[];
   if (html) {
     const at = topLevel.indexOf(html);
-    items = [...topLevel.slice(0, at), ...Array.from(html.childNodes), ...topLevel.slice(at + 1)];
+    items = [...topLevel.slice(0, at), ...html.children, ...topLevel.slice(at + 1)];
   } else {
     items = topLevel;
-    html = doc.createElement('html');
-    doc.appendChild(html);
+    html = createElement('html');
+    appendChild(doc, html);
   }
-  let head = items.find((n): n is DomElement => isElement(n) && n.nodeName === 'HEAD');
-  let body = items.find((n): n is DomElement => isElement(n) && n.nodeName === 'BODY');
-  const toHead: DomNode[] = [];
-  const bodyStart: DomNode[] = [];
-  const bodyEnd: DomNode[] = [];
+  let head = items.find((n): n is Element => isTag(n) && n.name === 'head');
+  let body = items.find((n): n is Element => isTag(n) && n.name === 'body');
+  const toHead: ChildNode[] = [];
+  const bodyStart: ChildNode[] = [];
+  const bodyEnd: ChildNode[] = [];
   let seenBody = false;
   let seenContent = false;
   for (const node of items) {
@@ -119,44 +409,36 @@ function normalizeShape(doc: DomDocument): void {
       seenBody = true;
       continue;
     }
-    if (node.nodeType === COMMENT_NODE || (isText(node) && !node.data.trim())) {
-      node.remove();
+    if (node.type === 'comment' || (isText(node) && !node.data.trim())) {
+      removeNode(node);
       continue;
     }
-    if (!seenBody && !seenContent && isElement(node) && HEAD_TAGS.has(node.nodeName)) {
+    if (!seenBody && !seenContent && isTag(node) && HEAD_TAGS.has(node.name)) {
       toHead.push(node);
       continue;
     }
     seenContent = true;
     (seenBody ? bodyEnd : bodyStart).push(node);
   }
-  if (!head) head = doc.createElement('head');
-  if (!body) body = doc.createElement('body');
-  html.append(head, body);
-  if (toHead.length) head.append(...toHead);
-  if (bodyStart.length) body.prepend(...bodyStart);
-  if (bodyEnd.length) body.append(...bodyEnd);
+  head ??= createElement('head');
+  body ??= createElement('body');
+  appendChild(html, head);
+  appendChild(html, body);
+  for (const n of toHead) appendChild(head, n);
+  const firstBodyChild = body.children[0] ?? null;
+  for (const n of bodyStart) insertBefore(body, n, firstBodyChild);
+  for (const n of bodyEnd) appendChild(body, n);
+  return { doc, html, head, body };
 }
 
-const EMPTY_PAGE = '<!DOCTYPE html><html><head></head><body></body></html>';
-
-/** Never throws: anything linkedom cannot shape becomes an empty document. */
-export function parseDocument(html: string): DomDocument {
+/** Never throws: anything that cannot be parsed becomes an empty page. */
+export function parsePage(html: string): Page {
   try {
-    const doc = parseHTML(html || EMPTY_PAGE).document as unknown as DomDocument;
-    normalizeShape(doc);
-    return doc;
+    const handler = new DomHandler();
+    // Attribute names are lower-cased as browsers do (`<A HREF>` is a link).
+    new Parser(handler, { decodeEntities: true, Tokenizer: fastTokenizer() }).end(html);
+    return normalizeShape(handler.root);
   } catch {
-    const doc = parseHTML(EMPTY_PAGE).document as unknown as DomDocument;
-    return doc;
+    return normalizeShape(new Document([]));
   }
-}
-
-/** Whitespace runs (including non-breaking spaces) become one space, as a browser renders them. */
-export function collapseWhitespace(s: string): string {
-  return s.replace(/[\s\u00a0]+/g, ' ').trim();
-}
-
-export function removeNodes(nodes: Iterable<DomNode>): void {
-  for (const n of Array.from(nodes)) n.remove();
 }

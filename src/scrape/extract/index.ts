@@ -1,13 +1,14 @@
 // Extraction step of the scrape pipeline: page HTML in, requested formats (markdown, html, text, links) and metadata out.
 import { absolutizeTree, resolveBaseUrl } from './absolutize.js';
 import { removeNoise } from './clean.js';
-import { parseDocument, type DomDocument, type DomElement } from './dom.js';
+import { findAll, getAttr, parsePage, setAttr, type Element, type Page } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
 import { applyExcludeTags, applyIncludeTags, isValidCssSelector } from './selectors.js';
 import { toText } from './text.js';
+import render from 'dom-serializer';
 
 export type { PageMetadata } from './metadata.js';
 export { isValidCssSelector };
@@ -40,12 +41,14 @@ export interface ExtractResult {
 }
 
 /** Lazy-loading markup keeps the real image in data-* attributes; promote it so the image survives conversion. */
-function promoteLazyImages(root: DomElement): void {
-  for (const img of Array.from(root.querySelectorAll('img[data-src], img[data-lazy-src], img[data-original]'))) {
-    const src = img.getAttribute('src');
+function promoteLazyImages(root: Element): void {
+  const lazy = (e: Element): boolean =>
+    e.name === 'img' && (getAttr(e, 'data-src') !== null || getAttr(e, 'data-lazy-src') !== null || getAttr(e, 'data-original') !== null);
+  for (const img of findAll(root, lazy)) {
+    const src = getAttr(img, 'src');
     if (src && !src.startsWith('data:')) continue;
-    const real = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
-    if (real) img.setAttribute('src', real);
+    const real = getAttr(img, 'data-src') ?? getAttr(img, 'data-lazy-src') ?? getAttr(img, 'data-original');
+    if (real) setAttr(img, 'src', real);
   }
 }
 
@@ -53,11 +56,11 @@ function promoteLazyImages(root: DomElement): void {
  * Noise removal and the client's selectors. In main-content mode site chrome is stripped too, except
  * when include_tags picked the content explicitly: a client asking for `nav` gets the nav.
  */
-function prepare(doc: DomDocument, input: ExtractInput, mode: 'main' | 'fallback' | 'full'): void {
+function prepare(page: Page, input: ExtractInput, mode: 'main' | 'fallback' | 'full'): void {
   const picked = hasSelectors(input.includeTags);
-  removeNoise(doc, { keepNoscript: mode === 'main', stripChrome: mode === 'main' && !picked });
-  applyExcludeTags(doc, input.excludeTags);
-  applyIncludeTags(doc, input.includeTags);
+  removeNoise(page, { keepNoscript: mode === 'main', stripChrome: mode === 'main' && !picked });
+  applyExcludeTags(page, input.excludeTags);
+  applyIncludeTags(page, input.includeTags);
 }
 
 function hasSelectors(list: ReadonlyArray<string> | undefined): boolean {
@@ -79,14 +82,14 @@ export function extractPage(input: ExtractInput): ExtractResult {
   const result: ExtractResult = emptyResult(formats);
   // Every step is guarded: a converter bug on one odd page must not fail the scrape, and what was
   // computed before the failure (metadata, links) is still returned.
-  let doc: DomDocument;
+  let page: Page;
   let base: string | undefined;
   try {
-    doc = parseDocument(html);
-    base = resolveBaseUrl(doc, input.url);
-    result.metadata = extractMetadata(doc, base);
+    page = parsePage(html);
+    base = resolveBaseUrl(page, input.url);
+    result.metadata = extractMetadata(page, base);
     // Links cover the whole page, so they are read before anything is removed.
-    if (formats.includes('links')) result.links = extractLinks(doc, base);
+    if (formats.includes('links')) result.links = extractLinks(page, base);
   } catch {
     return result;
   }
@@ -94,28 +97,31 @@ export function extractPage(input: ExtractInput): ExtractResult {
   const wantsContent = formats.includes('markdown') || formats.includes('html') || formats.includes('text');
   if (!wantsContent) return result;
   try {
-    const root = contentRoot(doc, html, input, result.metadata.title);
+    const root = contentRoot(page, html, input, result.metadata.title);
     promoteLazyImages(root);
     absolutizeTree(root, base);
-    if (formats.includes('markdown')) result.markdown = toMarkdown(root);
-    if (formats.includes('html')) result.html = root.innerHTML.trim();
-    if (formats.includes('text')) result.text = toText(root);
+    const wantsHtml = formats.includes('html');
+    const wantsText = formats.includes('text');
+    // The markdown conversion collapses whitespace in the tree: in place when nothing reads it after.
+    if (formats.includes('markdown')) result.markdown = toMarkdown(root, !wantsHtml && !wantsText);
+    if (wantsHtml) result.html = render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim();
+    if (wantsText) result.text = toText(root);
   } catch {
     // Keep the empty strings set by emptyResult for the formats not produced.
   }
   return result;
 }
 
-function contentRoot(doc: DomDocument, html: string, input: ExtractInput, title: string): DomElement {
+function contentRoot(page: Page, html: string, input: ExtractInput, title: string): Element {
   if (!input.onlyMainContent) {
-    prepare(doc, input, 'full');
-    return doc.body;
+    prepare(page, input, 'full');
+    return page.body;
   }
-  prepare(doc, input, 'main');
-  const fresh = (): DomDocument => {
-    const d = parseDocument(html);
-    prepare(d, input, 'fallback');
-    return d;
+  prepare(page, input, 'main');
+  const fresh = (): Page => {
+    const p = parsePage(html);
+    prepare(p, input, 'fallback');
+    return p;
   };
-  return extractMainContent(doc, title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;
+  return extractMainContent(page, title, fresh, { keepChrome: hasSelectors(input.includeTags) }).root;
 }

@@ -1,12 +1,22 @@
 // Lists every http(s) link of the whole page: absolute, without fragment, de-duplicated, in document order.
 import { toAbsoluteUrl } from './absolutize.js';
-import type { DomDocument } from './dom.js';
+import { LINK_TAGS, getAttr, isTag, parsedTags, type Element, type Page } from './dom.js';
 
-export function extractLinks(doc: DomDocument, base: string | undefined): string[] {
+/** In the body, and not in <template> content (which is not part of the page). */
+function inPageBody(el: Element, page: Page): boolean {
+  for (let n = el.parent; n; n = n.parent) {
+    if (n === page.body) return true;
+    if (isTag(n) && n.name === 'template') return false;
+  }
+  return false;
+}
+
+export function extractLinks(page: Page, base: string | undefined): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const el of Array.from(doc.body.querySelectorAll('a[href], area[href]'))) {
-    const abs = toAbsoluteUrl(el.getAttribute('href'), base);
+  for (const el of parsedTags(page, LINK_TAGS)) {
+    if (getAttr(el, 'href') === null || !inPageBody(el, page)) continue;
+    const abs = toAbsoluteUrl(getAttr(el, 'href'), base);
     if (!abs || !(abs.startsWith('http://') || abs.startsWith('https://'))) continue;
     const hash = abs.indexOf('#');
     const url = hash === -1 ? abs : abs.slice(0, hash);

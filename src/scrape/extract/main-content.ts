@@ -1,14 +1,32 @@
-// Finds the main content of a page: Readability with pre/post-processing, falling back to the page minus boilerplate.
-import { Readability } from '@mozilla/readability';
+// Finds the main content of a page: Readability-grade scoring with pre/post-processing, falling back to the page minus boilerplate.
 import { removeBoilerplate } from './boilerplate.js';
-import { collapseWhitespace, type DomDocument, type DomElement } from './dom.js';
+import {
+  appendChild,
+  collapsedTextLength,
+  collapseWhitespace,
+  createElement,
+  createText,
+  findFirst,
+  getAttr,
+  insertBefore,
+  isTag,
+  moveChildren,
+  removeNode,
+  replaceNode,
+  tagsUnder,
+  textContent,
+  type Element,
+  type Page,
+  type Text,
+} from './dom.js';
 import { postFilter } from './postfilter.js';
+import { readArticle } from './readability.js';
 
-/** Below this much text Readability has probably picked a fragment (or a list page defeated it). */
+/** Below this much text the scoring has probably picked a fragment (or a list page defeated it). */
 const MIN_ARTICLE_CHARS = 250;
 
 export interface MainContent {
-  root: DomElement;
+  root: Element;
   method: 'readability' | 'fallback';
 }
 
@@ -25,12 +43,12 @@ function titleOverlap(heading: string, title: string): number {
 }
 
 /**
- * The page's h1 texts, captured before Readability runs because Readability drops headings that
- * duplicate the title.
+ * The page's h1 texts, captured before the scoring runs because it drops headings that duplicate
+ * the title.
  */
-function pageHeadings(doc: DomDocument): string[] {
-  return Array.from(doc.body.getElementsByTagName('h1'))
-    .map((h1) => collapseWhitespace(h1.textContent ?? ''))
+function pageHeadings(page: Page): string[] {
+  return tagsUnder(page, 'h1', page.body)
+    .map((h1) => collapseWhitespace(textContent(h1)))
     .filter((text) => text.length > 0 && text.length <= 300);
 }
 
@@ -49,89 +67,92 @@ function findHeadline(headings: ReadonlyArray<string>, titles: ReadonlyArray<str
   return best?.text;
 }
 
+const HEADING_123 = new Set(['h1', 'h2', 'h3']);
+
 /** Readability turns the article's h1 into an h2; when that h2 is the headline it becomes h1 again. */
-function restoreHeadlineLevel(root: DomElement, headline: string): void {
-  const h = root.querySelector('h1, h2, h3');
-  if (!h || h.nodeName === 'H1' || collapseWhitespace(h.textContent ?? '') !== headline) return;
-  const h1 = root.ownerDocument.createElement('h1');
-  while (h.firstChild) h1.appendChild(h.firstChild);
-  h.replaceWith(h1);
+function restoreHeadlineLevel(root: Element, headline: string): void {
+  const h = findFirst(root, (e) => HEADING_123.has(e.name));
+  if (!h || h.name === 'h1' || collapseWhitespace(textContent(h)) !== headline) return;
+  const h1 = createElement('h1');
+  moveChildren(h, h1);
+  replaceNode(h, h1);
 }
 
-function firstHeadingText(root: DomElement): string | undefined {
-  const h = root.querySelector('h1, h2, h3');
-  return h ? collapseWhitespace(h.textContent ?? '') : undefined;
+function firstHeadingText(root: Element): string | undefined {
+  const h = findFirst(root, (e) => HEADING_123.has(e.name));
+  return h ? collapseWhitespace(textContent(h)) : undefined;
 }
 
-/**
- * Readability wraps its output in <div id="readability-page-1" class="page"> and creates elements
- * with upper-case names, which linkedom serializes as <DIV>. Unwrap the page div and recreate those
- * elements in lower case so the html format is ordinary HTML.
- */
-function tidyReadabilityMarkup(root: DomElement): void {
-  for (const el of Array.from(root.querySelectorAll('*'))) {
-    if (el.localName === el.localName.toLowerCase()) continue;
-    const parent = el.parentNode;
-    if (!parent) continue;
-    if (el.id === 'readability-page-1') {
-      while (el.firstChild) parent.insertBefore(el.firstChild, el);
-      el.remove();
-      continue;
+/** Readability wraps its output in <div id="readability-page-1" class="page">: unwrapped. */
+function unwrap(el: Element): void {
+  const parent = el.parent;
+  if (!parent) return;
+  moveChildren(el, parent, el);
+  removeNode(el);
+}
+
+/** The start of the content's rendered text, enough to hold `chars` characters. */
+function textStart(el: Element, chars: number): string {
+  const parts: string[] = [];
+  let collected = 0;
+  const walk = (parent: Element): boolean => {
+    for (const c of parent.children) {
+      if (c.type === 'text') {
+        const data = (c as Text).data;
+        parts.push(data);
+        collected += data.length;
+        // Whitespace collapses, so raw text twice as long as needed (plus a margin) is plenty.
+        if (collected > 2 * chars + 64 && collapseWhitespace(parts.join('')).length > chars) return false;
+      } else if (isTag(c) && c.children.length && !walk(c)) return false;
     }
-    const copy = el.ownerDocument.createElement(el.localName.toLowerCase());
-    for (const attr of Array.from(el.attributes)) copy.setAttribute(attr.name, attr.value);
-    while (el.firstChild) copy.appendChild(el.firstChild);
-    el.replaceWith(copy);
-  }
-}
-
-function textLength(el: DomElement): number {
-  return collapseWhitespace(el.textContent ?? '').length;
+    return true;
+  };
+  walk(el);
+  return collapseWhitespace(parts.join('')).slice(0, chars);
 }
 
 /**
- * `doc` is consumed (Readability rewrites it). `freshDocument` returns a new, identically prepared
- * document; it is only called when the fallback is needed, so the common path parses once.
+ * `page` is consumed (the scoring rewrites it). `freshPage()` returns the page parsed again and
+ * prepared for the fallback (without the pre-strip); it is only called when the scoring finds too
+ * little, so the common path parses once.
  */
 export function extractMainContent(
-  doc: DomDocument,
+  page: Page,
   pageTitle: string,
-  freshDocument: () => DomDocument,
+  freshPage: () => Page,
   opts: { keepChrome?: boolean } = {},
 ): MainContent {
-  const ogTitle = doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
-  const headings = pageHeadings(doc);
+  const ogMeta = tagsUnder(page, 'meta').find((e) => getAttr(e, 'property') === 'og:title');
+  const ogTitle = (ogMeta && getAttr(ogMeta, 'content')) ?? '';
+  const headings = pageHeadings(page);
 
-  let article: ReturnType<Readability<DomElement>['parse']> = null;
+  let article: ReturnType<typeof readArticle> = null;
   try {
-    // The node serializer hands back the content element itself: no HTML string round trip.
-    const reader = new Readability<DomElement>(doc, { keepClasses: true, serializer: (n) => n as unknown as DomElement });
-    article = reader.parse();
+    article = readArticle(page);
   } catch {
     article = null;
   }
 
   const content = article?.content;
-  if (content && textLength(content) >= MIN_ARTICLE_CHARS) {
-    tidyReadabilityMarkup(content);
+  if (article && content && collapsedTextLength(content, MIN_ARTICLE_CHARS) >= MIN_ARTICLE_CHARS) {
+    unwrap(article.pageDiv);
     postFilter(content);
-    const titles = [pageTitle, ogTitle, article?.title ?? ''].filter(Boolean);
+    const titles = [pageTitle, ogTitle, article.title].filter(Boolean);
     const headline = findHeadline(headings, titles);
     if (headline) {
       restoreHeadlineLevel(content, headline);
       const first = firstHeadingText(content);
-      const firstText = collapseWhitespace(content.textContent ?? '').slice(0, headline.length + 50);
+      const firstText = textStart(content, headline.length + 50);
       if (first !== headline && !firstText.startsWith(headline)) {
-        const h1 = content.ownerDocument.createElement('h1');
-        h1.textContent = headline;
-        content.prepend(h1);
+        const h1 = createElement('h1');
+        appendChild(h1, createText(headline));
+        insertBefore(content, h1, content.children[0] ?? null);
       }
     }
     return { root: content, method: 'readability' };
   }
 
-  const fresh = freshDocument();
-  const body = fresh.body;
-  if (!opts.keepChrome) removeBoilerplate(body);
-  return { root: body, method: 'fallback' };
+  const fresh = freshPage();
+  if (!opts.keepChrome) removeBoilerplate(fresh.body);
+  return { root: fresh.body, method: 'fallback' };
 }

@@ -1,6 +1,6 @@
 // Reads page metadata (title, description, language, canonical, Open Graph and a few common extras) from the parsed document.
 import { toAbsoluteUrl } from './absolutize.js';
-import { collapseWhitespace, type DomDocument, type DomElement } from './dom.js';
+import { closest, collapseWhitespace, contains, getAttr, parsedTags, textContent, type Element, type Page } from './dom.js';
 
 export interface PageMetadata {
   /** <title>, else og:title, else first h1, else ''. */
@@ -24,27 +24,40 @@ export interface PageMetadata {
 /** og:image, og:image:url, og:image:secure_url, og:video, og:audio, og:url point at resources. */
 const OG_URL_KEY = /^(?:image|video|audio|url)(?::(?:url|secure_url))?$/;
 
-function metaKey(meta: DomElement): string | undefined {
-  const key = meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('http-equiv');
+function metaKey(meta: Element): string | undefined {
+  const key = getAttr(meta, 'property') ?? getAttr(meta, 'name') ?? getAttr(meta, 'http-equiv');
   return key ? key.trim().toLowerCase() : undefined;
 }
 
-function titleElementText(doc: DomDocument): string {
+const SVG = new Set(['svg']);
+
+function titleElementText(page: Page): string {
   // The <title> of the document, not one inside an inline <svg>.
-  for (const el of Array.from(doc.getElementsByTagName('title'))) {
-    if (el.closest('svg')) continue;
-    const t = collapseWhitespace(el.textContent ?? '');
+  for (const el of parsedTags(page, 'title')) {
+    if (closest(el, SVG)) continue;
+    const t = collapseWhitespace(textContent(el));
     if (t) return t;
   }
   return '';
 }
 
-export function extractMetadata(doc: DomDocument, base: string | undefined): PageMetadata {
+/** `rel` is a space-separated, case-insensitive list of link types. */
+function relHas(el: Element, type: string): boolean {
+  const rel = getAttr(el, 'rel');
+  return rel !== null && rel.toLowerCase().split(/[\t\n\f\r ]+/).includes(type);
+}
+
+function linkHref(page: Page, types: ReadonlyArray<string>): string | undefined {
+  const link = parsedTags(page, 'link').find((el) => getAttr(el, 'href') !== null && types.some((t) => relHas(el, t)));
+  return link ? (getAttr(link, 'href') ?? undefined) : undefined;
+}
+
+export function extractMetadata(page: Page, base: string | undefined): PageMetadata {
   const og: Record<string, string> = {};
   const named = new Map<string, string>();
-  for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
+  for (const meta of parsedTags(page, 'meta')) {
     const key = metaKey(meta);
-    const content = meta.getAttribute('content');
+    const content = getAttr(meta, 'content');
     if (!key || content == null) continue;
     const value = content.trim();
     if (!value) continue;
@@ -57,17 +70,17 @@ export function extractMetadata(doc: DomDocument, base: string | undefined): Pag
     }
   }
 
-  const h1 = doc.body.querySelector('h1');
-  const title = titleElementText(doc) || og['title'] || (h1 ? collapseWhitespace(h1.textContent ?? '') : '');
+  const h1 = parsedTags(page, 'h1').find((el) => contains(page.body, el));
+  const title = titleElementText(page) || og['title'] || (h1 ? collapseWhitespace(textContent(h1)) : '');
   const metadata: PageMetadata = { title, og };
 
   const description = named.get('description') ?? og['description'];
   if (description) metadata.description = description;
 
-  const lang = doc.documentElement.getAttribute('lang')?.trim() || named.get('content-language');
+  const lang = getAttr(page.html, 'lang')?.trim() || named.get('content-language');
   if (lang) metadata.language = lang;
 
-  const canonicalHref = doc.querySelector('link[rel~="canonical" i][href]')?.getAttribute('href');
+  const canonicalHref = linkHref(page, ['canonical']);
   const canonical = toAbsoluteUrl(canonicalHref, base);
   if (canonical) metadata.canonical = canonical;
 
@@ -79,9 +92,7 @@ export function extractMetadata(doc: DomDocument, base: string | undefined): Pag
     named.get('article:published_time') ?? named.get('datepublished') ?? named.get('date') ?? named.get('dc.date');
   if (published) metadata.publishedTime = published;
 
-  const iconHref = doc
-    .querySelector('link[rel~="icon" i][href], link[rel~="apple-touch-icon" i][href]')
-    ?.getAttribute('href');
+  const iconHref = linkHref(page, ['icon', 'apple-touch-icon']);
   const favicon = toAbsoluteUrl(iconHref, base);
   if (favicon) metadata.favicon = favicon;
 

@@ -1,8 +1,30 @@
 // Removes boilerplate that article extractors keep inside the content: navigation, captions, datelines, share/related/newsletter blocks.
-import { collapseWhitespace, type DomElement } from './dom.js';
+import {
+  byTag,
+  collapsedTextLength,
+  collapseWhitespace,
+  elementChildren,
+  findAll,
+  findFirst,
+  firstElementChild,
+  getAttr,
+  lastElementChild,
+  parentElement,
+  removeNode,
+  textContent,
+  wordCountOf,
+  type Element,
+} from './dom.js';
 
 /** Page chrome that can sit inside an <article>: breadcrumbs, header band (byline/date), captions, sidebars. */
-const STRUCTURAL = 'nav, aside, footer, form, dialog, [role="navigation"], [role="complementary"], [role="contentinfo"], figcaption, header';
+const STRUCTURAL_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'figcaption', 'header']);
+const STRUCTURAL_ROLES = new Set(['navigation', 'complementary', 'contentinfo']);
+
+function isStructural(el: Element): boolean {
+  if (STRUCTURAL_TAGS.has(el.name)) return true;
+  const role = getAttr(el, 'role');
+  return role !== null && STRUCTURAL_ROLES.has(role);
+}
 
 /**
  * Class/id words of in-article widgets. Matched as whole words of the class (see classWords), so
@@ -16,8 +38,8 @@ const WIDGET_WORDS = new Set([
 ]);
 
 /** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */
-function classWords(el: DomElement): string[] {
-  const marker = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+function classWords(el: Element): string[] {
+  const marker = `${getAttr(el, 'class') ?? ''} ${getAttr(el, 'id') ?? ''}`;
   return marker
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -25,25 +47,23 @@ function classWords(el: DomElement): string[] {
     .filter(Boolean);
 }
 
-function textLen(el: DomElement): number {
-  return collapseWhitespace(el.textContent ?? '').length;
+/** Rendered text length (whitespace collapsed), counted only up to `limit` + 1. */
+function textLen(el: Element, limit = Infinity): number {
+  return collapsedTextLength(el, limit);
 }
 
-function wordCount(s: string): number {
-  return (s.match(/[\p{L}\p{N}]+/gu) ?? []).length;
-}
-
-function linkTextLen(el: DomElement): number {
+function linkTextLen(el: Element): number {
   let n = 0;
-  for (const a of Array.from(el.getElementsByTagName('a'))) n += collapseWhitespace(a.textContent ?? '').length;
+  for (const a of byTag(el, 'a')) n += collapsedTextLength(a);
   return n;
 }
 
 /** Removes candidates unless they hold a large share of the content (then the marker is a false positive). */
-function removeSmall(candidates: Iterable<DomElement>, total: number, maxShare: number): void {
-  for (const el of Array.from(candidates)) {
-    if (!el.parentNode) continue;
-    if (textLen(el) <= total * maxShare) el.remove();
+function removeSmall(candidates: ReadonlyArray<Element>, total: number, maxShare: number): void {
+  const max = total * maxShare;
+  for (const el of candidates) {
+    if (!el.parent) continue;
+    if (textLen(el, max) <= max) removeNode(el);
   }
 }
 
@@ -52,46 +72,49 @@ export interface PostFilterOptions {
   skip?: ReadonlySet<string>;
 }
 
-export function postFilter(root: DomElement, opts: PostFilterOptions = {}): void {
+const LINK_DENSE_TAGS = new Set(['ul', 'ol', 'p', 'div', 'section', 'dl', 'table']);
+const CARD_CONTAINER_TAGS = new Set(['div', 'ul', 'section']);
+
+export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
   const skip = opts.skip ?? new Set<string>();
   const total = Math.max(1, textLen(root));
 
-  if (!skip.has('structural')) removeSmall(root.querySelectorAll(STRUCTURAL), total, 0.3);
+  if (!skip.has('structural')) removeSmall(findAll(root, isStructural), total, 0.3);
 
   if (!skip.has('classes')) {
-    const hits: DomElement[] = [];
-    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+    const hits: Element[] = [];
+    for (const el of findAll(root, (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null)) {
       const words = classWords(el);
+      if (!words.some((w) => WIDGET_WORDS.has(w))) continue;
       // Embedded posts (tweets, Instagram) sit in "social-embed" wrappers but are quoted content.
-      if (words.includes('embed') || el.querySelector('blockquote')) continue;
-      if (words.some((w) => WIDGET_WORDS.has(w))) hits.push(el);
+      if (words.includes('embed') || findFirst(el, (e) => e.name === 'blockquote')) continue;
+      hits.push(el);
     }
     removeSmall(hits, total, 0.15);
   }
 
   if (!skip.has('datelines')) {
-    for (const time of Array.from(root.querySelectorAll('time'))) {
+    for (const time of byTag(root, 'time')) {
       // The smallest block around a <time> that is still short: a dateline, not a sentence mentioning a date.
-      let block: DomElement = time;
-      while (block.parentElement && block.parentElement !== root && wordCount(block.parentElement.textContent ?? '') <= 25) {
-        block = block.parentElement;
+      let block: Element = time;
+      for (let parent = parentElement(block); parent && parent !== root && wordCountOf(parent, 25) <= 25; parent = parentElement(block)) {
+        block = parent;
       }
-      if (block.parentNode && wordCount(block.textContent ?? '') <= 25) block.remove();
+      if (block.parent && wordCountOf(block, 25) <= 25) removeNode(block);
     }
   }
 
   if (!skip.has('linkdense')) {
-    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section, dl, table'))) {
-      if (!el.parentNode) continue;
-      const len = textLen(el);
-      if (len === 0) continue;
+    const max = total * 0.3;
+    for (const el of findAll(root, (e) => LINK_DENSE_TAGS.has(e.name))) {
+      if (!el.parent) continue;
+      // Only blocks holding at most 30% of the text are removed: larger ones are not measured further.
+      const len = textLen(el, max);
+      if (len === 0 || len > max) continue;
       const density = linkTextLen(el) / len;
-      const words = wordCount(el.textContent ?? '');
-      const isList = el.nodeName === 'UL' || el.nodeName === 'OL' || el.nodeName === 'DL';
+      const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
       // Lists of links (related stories, breadcrumbs) and link-only paragraphs ("READ MORE: ...").
-      if ((isList && density >= 0.7) || (density >= 0.8 && (words <= 40 || el.nodeName !== 'P'))) {
-        if (len <= total * 0.3) el.remove();
-      }
+      if ((isList && density >= 0.7) || (density >= 0.8 && (el.name !== 'p' || wordCountOf(el, 40) <= 40))) removeNode(el);
     }
   }
 
@@ -103,15 +126,16 @@ export function postFilter(root: DomElement, opts: PostFilterOptions = {}): void
  * Recirculation rails: three or more sibling items with the same class, each a link plus a short
  * headline. Real article text is not laid out as uniform linked cards.
  */
-function removeCardLists(root: DomElement, total: number): void {
-  for (const container of Array.from(root.querySelectorAll('div, ul, section'))) {
-    if (!container.parentNode) continue;
-    const kids = Array.from(container.children);
+function removeCardLists(root: Element, total: number): void {
+  for (const container of findAll(root, (e) => CARD_CONTAINER_TAGS.has(e.name))) {
+    if (!container.parent) continue;
+    const kids = elementChildren(container);
     if (kids.length < 3) continue;
-    const cls = kids[0]?.getAttribute('class');
-    if (!cls || !kids.every((k) => k.getAttribute('class') === cls)) continue;
-    const cardLike = kids.every((k) => k.querySelector('a[href]') !== null && wordCount(k.textContent ?? '') <= 30);
-    if (cardLike && textLen(container) <= total * 0.3) container.remove();
+    const cls = kids[0] ? getAttr(kids[0], 'class') : null;
+    if (!cls || !kids.every((k) => getAttr(k, 'class') === cls)) continue;
+    const cardLike = kids.every((k) => findFirst(k, (e) => e.name === 'a' && getAttr(e, 'href') !== null) !== null && wordCountOf(k, 30) <= 30);
+    const max = total * 0.3;
+    if (cardLike && textLen(container, max) <= max) removeNode(container);
   }
 }
 
@@ -122,37 +146,43 @@ const EDGE_PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
   [/\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i, 30],
 ];
 
-function lastBlock(root: DomElement, fromEnd: boolean): DomElement | null {
-  let el: DomElement | null = fromEnd ? root.lastElementChild : root.firstElementChild;
+const LEAF_BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'table', 'figure']);
+const MEDIA_TAGS = new Set(['img', 'video', 'iframe', 'picture']);
+
+function lastBlock(root: Element, fromEnd: boolean): Element | null {
+  let el: Element | null = fromEnd ? lastElementChild(root) : firstElementChild(root);
   // Descend through wrappers to the first/last leaf-ish block.
-  while (el && el.children.length > 0 && !/^(?:P|H[1-6]|LI|BLOCKQUOTE|PRE|TABLE|FIGURE)$/.test(el.nodeName)) {
-    el = fromEnd ? el.lastElementChild : el.firstElementChild;
+  while (el && !LEAF_BLOCKS.has(el.name)) {
+    const next: Element | null = fromEnd ? lastElementChild(el) : firstElementChild(el);
+    if (!next) break;
+    el = next;
   }
   return el;
 }
 
 /** Short blocks at the very start or end that read like bylines, datelines, credits or calls to action. */
-function trimEdges(root: DomElement): void {
+function trimEdges(root: Element): void {
   for (const fromEnd of [false, true]) {
     for (let i = 0; i < 6; i++) {
       const block = lastBlock(root, fromEnd);
       if (!block || block === root) break;
-      const text = collapseWhitespace(block.textContent ?? '');
-      const words = wordCount(text);
-      const isHeading = /^H[1-6]$/.test(block.nodeName);
-      if (block.nodeName === 'IMG' || block.nodeName === 'FIGURE' || block.querySelector('img')) {
+      // Every rule below needs at most 30 words: longer blocks are not counted further.
+      const words = wordCountOf(block, 30);
+      const isHeading = /^h[1-6]$/.test(block.name);
+      if (block.name === 'img' || block.name === 'figure' || findFirst(block, (e) => e.name === 'img')) {
         if (words === 0) break; // images at the edges are content
       }
-      const empty = words === 0 && !block.querySelector('img, video, iframe, picture');
+      const empty = words === 0 && !findFirst(block, (e) => MEDIA_TAGS.has(e.name));
+      const text = words > 0 && words <= 30 ? collapseWhitespace(textContent(block)) : '';
       const boiler = words > 0 && EDGE_PATTERNS.some(([re, max]) => words <= max && re.test(text));
       const danglingHeading = fromEnd && isHeading && words <= 12;
       if (!(empty || boiler || danglingHeading)) break;
       // Remove the block and any wrappers it leaves empty.
-      let target: DomElement = block;
-      while (target.parentElement && target.parentElement !== root && target.parentElement.children.length === 1) {
-        target = target.parentElement;
+      let target: Element = block;
+      for (let parent = parentElement(target); parent && parent !== root && elementChildren(parent).length === 1; parent = parentElement(target)) {
+        target = parent;
       }
-      target.remove();
+      removeNode(target);
     }
   }
 }

@@ -1,13 +1,13 @@
 // Validates client CSS selectors and applies include_tags / exclude_tags to the document body.
-import { compile } from 'css-select';
-import type { DomDocument, DomElement } from './dom.js';
+import { compile, selectAll } from 'css-select';
+import { appendChild, contains, removeChildren, removeNode, type Element, type Page } from './dom.js';
 
 /** Guards against pathological inputs; no real selector needs more. */
 const MAX_SELECTOR_LENGTH = 1000;
 const validity = new Map<string, boolean>();
 
 /**
- * True when css-select (the engine linkedom runs our selectors with) can compile the selector.
+ * True when css-select (the engine include/exclude selectors run on) can compile the selector.
  * Validating with the same engine means a selector accepted here never throws at extraction time.
  */
 export function isValidCssSelector(selector: string): boolean {
@@ -48,30 +48,33 @@ function validList(selectors: ReadonlyArray<string> | undefined): string | undef
   return valid.length ? valid.join(', ') : undefined;
 }
 
+/** Matches under the body, in document order. */
+function select(page: Page, list: string): Element[] {
+  return selectAll(list, page.body.children);
+}
+
 /** Removes every element matching any selector. */
-export function applyExcludeTags(doc: DomDocument, selectors: ReadonlyArray<string> | undefined): void {
+export function applyExcludeTags(page: Page, selectors: ReadonlyArray<string> | undefined): void {
   const list = validList(selectors);
   if (!list) return;
-  for (const el of Array.from(doc.body.querySelectorAll(list))) el.remove();
+  for (const el of select(page, list)) removeNode(el);
 }
 
 /**
  * Keeps only the elements matching any selector (the outermost match when matches nest), in document
  * order, as the new body content (an empty body when nothing matches).
  */
-export function applyIncludeTags(doc: DomDocument, selectors: ReadonlyArray<string> | undefined): void {
+export function applyIncludeTags(page: Page, selectors: ReadonlyArray<string> | undefined): void {
   const list = validList(selectors);
   if (!list) return;
-  const matches = Array.from(doc.body.querySelectorAll(list));
-  const kept: DomElement[] = [];
-  for (const el of matches) {
-    // querySelectorAll returns document order, so an ancestor match always precedes its descendants.
+  const kept: Element[] = [];
+  for (const el of select(page, list)) {
+    // Matches come in document order, so an ancestor match always precedes its descendants.
     const last = kept[kept.length - 1];
-    if (last && last.contains(el)) continue;
+    if (last && contains(last, el)) continue;
     kept.push(el);
   }
-  const body = doc.body;
-  for (const el of kept) el.remove();
-  while (body.firstChild) body.firstChild.remove();
-  body.append(...kept);
+  for (const el of kept) removeNode(el);
+  removeChildren(page.body);
+  for (const el of kept) appendChild(page.body, el);
 }

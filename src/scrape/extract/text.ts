@@ -1,17 +1,17 @@
 // Renders extracted content as plain text: one line per block element, whitespace collapsed, preformatted text kept.
-import { isElement, type DomElement, type DomNode } from './dom.js';
+import { isTag, textContent, type Element, type ParentNode, type Text } from './dom.js';
 
 const BLOCK = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CAPTION', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT',
-  'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP',
-  'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH',
-  'THEAD', 'TR', 'UL', 'CENTER', 'OPTION', 'LEGEND', 'MENU',
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
+  'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th',
+  'thead', 'tr', 'ul', 'center', 'option', 'legend', 'menu',
 ]);
 /** Cells of one row stay on one line. */
-const CELL = new Set(['TD', 'TH']);
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'TITLE']);
+const CELL = new Set(['td', 'th']);
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title']);
 
-export function toText(root: DomElement): string {
+export function toText(root: Element): string {
   const lines: string[] = [];
   let current = '';
   const flush = (): void => {
@@ -19,22 +19,22 @@ export function toText(root: DomElement): string {
     if (line) lines.push(line);
     current = '';
   };
-  const walk = (node: DomNode): void => {
-    for (const child of Array.from(node.childNodes)) {
-      if (child.nodeType === 3) {
-        current += child.textContent ?? '';
+  const walk = (node: ParentNode): void => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        current += (child as Text).data;
         continue;
       }
-      if (!isElement(child)) continue;
-      const name = child.nodeName;
+      if (!isTag(child)) continue;
+      const name = child.name;
       if (SKIP.has(name)) continue;
-      if (name === 'BR') {
+      if (name === 'br') {
         flush();
         continue;
       }
-      if (name === 'PRE') {
+      if (name === 'pre') {
         flush();
-        for (const l of (child.textContent ?? '').split('\n')) {
+        for (const l of textContent(child).split('\n')) {
           const t = l.trimEnd();
           if (t.trim()) lines.push(t);
         }

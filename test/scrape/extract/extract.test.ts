@@ -198,6 +198,45 @@ test('malformed and empty input never throw', () => {
   assert.ok(Date.now() - started < 5000);
 });
 
+test('nesting deeper than the call stack, in the body or the head, keeps metadata, links and content', () => {
+  const levels = 20_000;
+  const inBody = '<title>Deep</title><a href="/x">x</a>' + '<span>'.repeat(levels) + 'deep text <a href="/y">y</a>';
+  const inHead = '<html><head><title>Deep</title>' + '<div>'.repeat(levels) + '</head><body><p>body text <a href="/y">y</a></p></body></html>';
+  for (const onlyMainContent of [true, false]) {
+    const started = Date.now();
+    const body = extractPage({ html: inBody, url: 'https://x.test/', onlyMainContent, formats: ALL });
+    assert.equal(body.metadata.title, 'Deep');
+    assert.deepEqual(body.links, ['https://x.test/x', 'https://x.test/y']);
+    assert.equal(body.markdown, '[x](https://x.test/x) deep text y');
+    assert.equal(body.text, 'x deep text y');
+    const head = extractPage({ html: inHead, url: 'https://x.test/', onlyMainContent, formats: ALL });
+    assert.equal(head.metadata.title, 'Deep');
+    assert.deepEqual(head.links, ['https://x.test/y']);
+    assert.equal(head.markdown, 'body text [y](https://x.test/y)');
+    assert.ok(Date.now() - started < 5000);
+  }
+});
+
+test('a flat page of many paragraphs costs time linear in its size', () => {
+  // Moving children one by one through arrays (every removal an indexOf and a splice) made the
+  // scoring quadratic on wide nodes. CPU time of the fastest of three runs, so load matters less.
+  const page = (n: number): string =>
+    '<title>Flat</title><body>' + Array.from({ length: n }, (_, i) => `<p>Paragraph ${i}, with some words, and a comma or two.</p>`).join('');
+  const cpuMs = (html: string): number => {
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = process.cpuUsage();
+      extractPage({ html, url: 'https://x.test/', onlyMainContent: true, formats: ['markdown'] });
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000);
+    }
+    return best;
+  };
+  const small = cpuMs(page(5_000));
+  const large = cpuMs(page(40_000));
+  assert.ok(large < 16 * small, `8x the paragraphs took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+});
+
 test('markdown conversion details: code languages, tables without header, links', () => {
   const html = `<body>
     <pre class="highlight-rust"><code>fn main() {}</code></pre>
@@ -230,6 +269,24 @@ test('markdown conversion details: code languages, tables without header, links'
       '',
       '3. three',
       '4. four',
+    ].join('\n'),
+  );
+});
+
+test('markdown: page text that reads as an HTML tag or autolink is escaped, so renderers show it', () => {
+  const html = `<body><p>Watch &lt;The Palace&gt; tonight: &lt;b&gt;bold&lt;/b&gt;, &lt;!-- x --&gt;, &lt;https://x.test&gt;, but 1 &lt; 2 &gt; 0.</p>
+    <p><code>&lt;b&gt; in code</code></p><pre>&lt;b&gt; in a block</pre></body>`;
+  const md = extractPage({ html, url: 'https://x.test/', onlyMainContent: false, formats: ['markdown'] }).markdown;
+  assert.equal(
+    md,
+    [
+      'Watch \\<The Palace> tonight: \\<b>bold\\</b>, \\<!-- x -->, \\<https://x.test>, but 1 < 2 > 0.',
+      '',
+      '`<b> in code`',
+      '',
+      '```',
+      '<b> in a block',
+      '```',
     ].join('\n'),
   );
 });

@@ -1,0 +1,77 @@
+// Validates client CSS selectors and applies include_tags / exclude_tags to the document body.
+import { compile } from 'css-select';
+import type { DomDocument, DomElement } from './dom.js';
+
+/** Guards against pathological inputs; no real selector needs more. */
+const MAX_SELECTOR_LENGTH = 1000;
+const validity = new Map<string, boolean>();
+
+/**
+ * True when css-select (the engine linkedom runs our selectors with) can compile the selector.
+ * Validating with the same engine means a selector accepted here never throws at extraction time.
+ */
+export function isValidCssSelector(selector: string): boolean {
+  if (typeof selector !== 'string') return false;
+  const s = selector.trim();
+  if (!s || s.length > MAX_SELECTOR_LENGTH) return false;
+  const cached = validity.get(s);
+  if (cached !== undefined) return cached;
+  let ok: boolean;
+  try {
+    compile(s);
+    ok = !hasDanglingParts(s);
+  } catch {
+    ok = false;
+  }
+  if (validity.size > 10_000) validity.clear();
+  validity.set(s, ok);
+  return ok;
+}
+
+/**
+ * css-select accepts relative selectors ("> p", "+ p", "p >") and empty class names ("div..x")
+ * because it also serves scoped queries; as a top-level include/exclude filter they are mistakes.
+ */
+function hasDanglingParts(selector: string): boolean {
+  const skeleton = selector
+    .replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""')
+    .replace(/\[[^\]]*\]/g, '[]')
+    .replace(/\([^()]*\)/g, '()');
+  return skeleton.split(',').some((part) => {
+    const p = part.trim();
+    return !p || /^[>+~]/.test(p) || /[>+~]$/.test(p) || /[.#](?![\w\u00a0-\uffff\\-])/.test(p);
+  });
+}
+
+function validList(selectors: ReadonlyArray<string> | undefined): string | undefined {
+  const valid = (selectors ?? []).map((s) => s.trim()).filter(isValidCssSelector);
+  return valid.length ? valid.join(', ') : undefined;
+}
+
+/** Removes every element matching any selector. */
+export function applyExcludeTags(doc: DomDocument, selectors: ReadonlyArray<string> | undefined): void {
+  const list = validList(selectors);
+  if (!list) return;
+  for (const el of Array.from(doc.body.querySelectorAll(list))) el.remove();
+}
+
+/**
+ * Keeps only the elements matching any selector (the outermost match when matches nest), in document
+ * order, as the new body content (an empty body when nothing matches).
+ */
+export function applyIncludeTags(doc: DomDocument, selectors: ReadonlyArray<string> | undefined): void {
+  const list = validList(selectors);
+  if (!list) return;
+  const matches = Array.from(doc.body.querySelectorAll(list));
+  const kept: DomElement[] = [];
+  for (const el of matches) {
+    // querySelectorAll returns document order, so an ancestor match always precedes its descendants.
+    const last = kept[kept.length - 1];
+    if (last && last.contains(el)) continue;
+    kept.push(el);
+  }
+  const body = doc.body;
+  for (const el of kept) el.remove();
+  while (body.firstChild) body.firstChild.remove();
+  body.append(...kept);
+}
