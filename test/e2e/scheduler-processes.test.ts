@@ -58,8 +58,9 @@ async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]
     assert.equal(await b.exited, 0);
     const rows = await readRows();
     checkEveryMinuteOnce(rows, tasks);
-    assert.ok(fires(a) > 0 && fires(b) > 0, `both schedulers fired (${fires(a)} and ${fires(b)})`);
-    assert.equal(fires(a) + fires(b), rows.length, 'every execution was fired by exactly one process');
+    // Both wake at each due time and race for it; which one wins is up to timing (on a loaded
+    // machine one process may win every minute), so only the sum is asserted.
+    assert.equal(fires(a) + fires(b), rows.length, `every execution was fired by exactly one process (${fires(a)} and ${fires(b)})`);
   } finally {
     a.child.kill('SIGKILL');
     b.child.kill('SIGKILL');
