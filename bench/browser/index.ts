@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, sample, start, stop } from '../crawl/proc.js';
 import { callApi } from '../lib/api.js';
+import { serviceNodeArgs } from '../lib/service-args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -85,7 +86,7 @@ interface Figures {
 
 async function runEngine(engine: string, siteBase: string): Promise<Figures> {
   const port = await freePort();
-  const child: Child = start(process.execPath, [path.join(root, 'dist/src/main.js'), 'serve'], {
+  const child: Child = start(process.execPath, [...serviceNodeArgs(root), path.join(root, 'dist/src/main.js'), 'serve'], {
     cwd: work,
     logFile: path.join(work, `service-${engine}.log`),
     env: {

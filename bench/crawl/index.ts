@@ -3,6 +3,7 @@
 //   npx tsx bench/crawl/index.ts [--pages 5000] [--concurrency 16]   both crawlers + in-process extraction
 //   npx tsx bench/crawl/index.ts --memory 50000                        our service only, large crawl
 //   npx tsx bench/crawl/index.ts --profile --pages 1000                our service under node --cpu-prof
+//   add --no-cache-write to crawl with store_in_cache: false (crawls write the page cache by default)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { type Child, freePort, sample, start, stop } from './proc.js';
 import { summarizeProfiles } from './profile.js';
 import { renderPage } from './site.js';
 import { callApi } from '../lib/api.js';
+import { serviceNodeArgs } from '../lib/service-args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -28,6 +30,8 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'skip-crawlee': { type: 'boolean', default: false },
     'keep-data': { type: 'boolean', default: false },
+    // Crawls write every page to the page cache unless told not to (store_in_cache defaults to true).
+    'no-cache-write': { type: 'boolean', default: false },
   },
 });
 const memoryMode = args.memory !== undefined;
@@ -169,7 +173,7 @@ async function runOurs(siteBase: string): Promise<RunFigures & { dataFiles: Arra
   const port = await freePort();
   const dataDir = path.join(work, 'data');
   const profDir = path.join(work, 'prof');
-  const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const nodeArgs = [...serviceNodeArgs(root), ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
   const child = start(process.execPath, [...nodeArgs, path.join(root, 'dist/src/main.js'), 'serve'], {
     cwd: work,
     logFile: path.join(work, 'service.log'),
@@ -210,6 +214,7 @@ async function runOurs(siteBase: string): Promise<RunFigures & { dataFiles: Arra
     max_depth: 100,
     formats: ['markdown'],
     only_main_content: true,
+    ...(args['no-cache-write'] ? { store_in_cache: false } : {}),
   });
   const id = created.data.job_id;
   let status: CrawlStatus;

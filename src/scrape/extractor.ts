@@ -51,6 +51,11 @@ export function createExtractor(threads: number, heapMb = 128): Extractor {
 /** Pages larger than this (in characters) are extracted on the main thread. */
 export const LARGE_PAGE_CHARS = 1_500_000;
 
-export function defaultExtractThreads(): number {
-  return Math.max(1, Math.min(4, os.availableParallelism()));
+/**
+ * One thread per core but the main thread's (which fetches and writes the store), at least one,
+ * at most four. Extraction costs ~2 ms a page, so one thread keeps up with a 2-core machine's
+ * crawl, and each thread more is another V8 heap (docs/performance.md, memory run).
+ */
+export function defaultExtractThreads(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
