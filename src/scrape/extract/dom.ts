@@ -420,13 +420,21 @@ function normalizeShape(doc: Document): Page {
     seenContent = true;
     (seenBody ? bodyEnd : bodyStart).push(node);
   }
+  // A <head> never closed on a page without <body> holds the whole page: as a browser does, the
+  // first child that is not head material ends the head, and it and what follows are body content.
+  const headOverflow: ChildNode[] = [];
+  if (head) {
+    const children = head.children;
+    const first = children.findIndex((n) => (isTag(n) && !HEAD_TAGS.has(n.name)) || (isText(n) && n.data.trim() !== ''));
+    if (first >= 0) headOverflow.push(...children.slice(first));
+  }
   head ??= createElement('head');
   body ??= createElement('body');
   appendChild(html, head);
   appendChild(html, body);
   for (const n of toHead) appendChild(head, n);
   const firstBodyChild = body.children[0] ?? null;
-  for (const n of bodyStart) insertBefore(body, n, firstBodyChild);
+  for (const n of [...headOverflow, ...bodyStart]) insertBefore(body, n, firstBodyChild);
   for (const n of bodyEnd) appendChild(body, n);
   return { doc, html, head, body };
 }

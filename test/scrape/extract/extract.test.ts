@@ -299,3 +299,17 @@ test('isValidCssSelector', () => {
     assert.equal(isValidCssSelector(bad), false, bad);
   }
 });
+
+test('content inside a <head> that is never closed, on a page without <body>, is body content (as browsers parse it)', () => {
+  const paragraph = 'A paragraph of the article that a browser shows in the body, although the page never opened one.';
+  const html = `<html><head><title>Sloppy</title><meta name="description" content="Described"><h1>Heading</h1><p>${paragraph}</p><p>${paragraph} Again.</p><a href="/next">Next</a>`;
+  for (const onlyMainContent of [false, true]) {
+    const r = extractPage({ html, url: 'https://x.test/a', onlyMainContent, formats: ['markdown', 'text', 'links'] });
+    assert.equal(r.metadata.title, 'Sloppy');
+    assert.equal(r.metadata.description, 'Described');
+    assert.match(r.markdown ?? '', new RegExp(paragraph.slice(0, 40)), `onlyMainContent ${onlyMainContent}: ${r.markdown}`);
+    assert.match(r.text ?? '', /Again\./);
+  }
+  const links = extractPage({ html, url: 'https://x.test/a', onlyMainContent: false, formats: ['links'] }).links;
+  assert.deepEqual(links, ['https://x.test/next']);
+});
