@@ -1,6 +1,8 @@
 // Request schema of crawl creation (interface 2.1) and the options a crawl runs with.
 import { z } from 'zod';
 import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
+import type { ValidationIssue } from '../http/errors.js';
+import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { isValidPathPattern, type Strategy } from './scope/index.js';
 
 export const STRATEGIES = ['all', 'same-domain', 'same-hostname', 'same-origin'] as const;
@@ -65,4 +67,16 @@ export function resolveCrawlOptions(request: CrawlRequest): CrawlOptions {
     retry: retry ?? false,
     page: resolvePageOptions({ ...merged, engine }),
   };
+}
+
+/**
+ * What creating this crawl refuses beyond its schema: an unknown template (templates do not exist
+ * yet, so every id is unknown), then options this deployment cannot serve (field paths as given
+ * by unsupportedOptions, unprefixed).
+ */
+export function crawlRefusals(request: CrawlRequest, options: CrawlOptions, caps: Capabilities): ValidationIssue[] {
+  if (request.template_id !== undefined) {
+    return [{ field: 'template_id', code: 'custom', message: `Template '${request.template_id}' not found` }];
+  }
+  return unsupportedOptions(options.page, caps);
 }

@@ -1,10 +1,10 @@
 // Crawl operations behind the routes: create, status, results pages, cancel.
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound, validationError } from '../http/errors.js';
-import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
+import type { Capabilities } from '../scrape/capabilities.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
-import { type CrawlRequest, resolveCrawlOptions } from './schema.js';
+import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
 import type { CrawlJob, CrawlStore } from './store.js';
 
@@ -34,12 +34,8 @@ export class CrawlService {
   constructor(private readonly deps: CrawlServiceDeps) {}
 
   async create(ownerId: string, request: CrawlRequest): Promise<{ job_id: string; status: 'created'; message: string }> {
-    if (request.template_id !== undefined) {
-      // Templates do not exist yet, so every id is unknown.
-      throw validationError([{ field: 'template_id', code: 'custom', message: `Template '${request.template_id}' not found` }]);
-    }
     const options = resolveCrawlOptions(request);
-    const refused = unsupportedOptions(options.page, this.deps.capabilities);
+    const refused = crawlRefusals(request, options, this.deps.capabilities);
     if (refused.length > 0) throw validationError(refused);
     const seed = normalizeUrl(request.url);
     if (!seed) throw validationError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
