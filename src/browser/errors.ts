@@ -1,4 +1,5 @@
 // Maps what the automation libraries throw to BrowserError codes with one-line messages (never a stack).
+import { hostOf } from '../scrape/fetch/errors.js';
 import { BrowserError, type BrowserErrorCode } from './types.js';
 
 /** Chromium network errors (net::ERR_...) that keep a fetch code's meaning. */
@@ -33,14 +34,6 @@ export function isTargetGone(err: unknown): boolean {
   return /crash|Target (page, context or browser )?(has been )?closed|Session closed|Connection closed|Browser has been closed|browser has disconnected|Protocol error.*(closed|detached)/i.test(
     raw,
   );
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 /** A navigation that failed with a Chromium net error or a library error. */

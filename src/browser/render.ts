@@ -1,8 +1,9 @@
 // One render's deadline, cancellation and steps (navigate, wait, read, screenshot), the same for both engines.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DriverTimeoutError, type DriverSession, type MainResponse } from './driver.js';
-import { classifyMediaType } from '../scrape/fetch/content-type.js';
-import { cleanMessage, hostOf, isTargetGone, navigationError } from './errors.js';
+import { classifyMediaType, parseContentType } from '../scrape/fetch/content-type.js';
+import { hostOf } from '../scrape/fetch/errors.js';
+import { cleanMessage, isTargetGone, navigationError } from './errors.js';
 import { BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';
 
 /** Library-side timeouts are set this far past the render's deadline, so that our deadline decides. */
@@ -118,7 +119,7 @@ function unsupportedType(type: string, url: string): BrowserError {
 }
 
 function mediaType(value: string | undefined): string {
-  return (value ?? '').split(';')[0]!.trim().toLowerCase();
+  return parseContentType(value).mediaType;
 }
 
 /** Navigate, wait, read and screenshot; every step raced against the render's end. */

@@ -1,6 +1,7 @@
 // The crawl routes: POST /v1/crawl, GET /v1/crawl/:jobId/status, GET /v1/crawl/:jobId, DELETE /v1/crawl/:jobId.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
+import { requestBaseUrl } from '../http/base-url.js';
 import { uuidParam, validationError } from '../http/errors.js';
 import { type CrawlRequest, crawlRequestSchema } from './schema.js';
 import type { CrawlService } from './service.js';
@@ -45,8 +46,7 @@ export function crawlRoutes(service: CrawlService, publicUrl: string | undefined
       async (request) => {
         const id = jobIdOf(request);
         const skip = parseSkip(request.query.skip);
-        const base = publicUrl ?? `${request.protocol}://${request.host}`;
-        return service.results(ownerOf(request), id, skip, base);
+        return service.results(ownerOf(request), id, skip, requestBaseUrl(request, publicUrl));
       },
     );
 

@@ -5,6 +5,7 @@ import type { CrawlStore } from '../crawl/store.js';
 import type { PageCache } from '../scrape/page-cache.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
+import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 
 export interface SweeperOptions {
   db: Kysely<Database>;
@@ -23,8 +24,8 @@ export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'lo
   const crawls = await options.crawls.deleteExpired(now.toISOString());
   const jobs = await options.db.transaction().execute(async (trx) => {
     const expired = trx.selectFrom('jobs').select('id').where('kind', '=', 'scrape').where('expires_at', '<', now.toISOString());
-    await trx.deleteFrom('screenshots').where('job_id', 'in', expired).execute();
-    const result = await trx.deleteFrom('jobs').where('kind', '=', 'scrape').where('expires_at', '<', now.toISOString()).executeTakeFirst();
+    await deleteScreenshotsOfJobs(trx, expired);
+    const result = await trx.deleteFrom('jobs').where('id', 'in', expired).executeTakeFirst();
     return Number(result.numDeletedRows);
   });
   return { cacheEntries, jobs, crawls };

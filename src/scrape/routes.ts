@@ -1,6 +1,7 @@
 // POST /v1/scrape: scrape one page and answer with its content at once.
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
+import { requestBaseUrl } from '../http/base-url.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import { type ScrapeRequest, scrapeRequestSchema } from './schema.js';
 import type { ScrapeService } from './service.js';
@@ -26,7 +27,7 @@ export function scrapeRoutes(service: ScrapeService, publicUrl: string | undefin
         });
         const data = await service.scrape(ownerOf(request), request.body, controller.signal);
         if (data.screenshot !== undefined) {
-          data.screenshot = String(absoluteScreenshotUrl(data.screenshot, publicUrl ?? `${request.protocol}://${request.host}`));
+          data.screenshot = absoluteScreenshotUrl(data.screenshot, requestBaseUrl(request, publicUrl));
         }
         return { success: true, data };
       },
