@@ -13,9 +13,9 @@ import { parseArgs } from 'node:util';
 import { extractPage, type ContentFormat } from '../../src/scrape/extract/index.js';
 import { type Child, freePort, sample, start, stop } from './proc.js';
 import { summarizeProfiles } from './profile.js';
-import { renderPage } from './site.js';
 import { callApi } from '../lib/api.js';
 import { serviceNodeArgs } from '../lib/service-args.js';
+import { syntheticPages } from '../scrape/synthetic.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -110,9 +110,7 @@ interface ExtractionFigures {
 }
 
 function measureExtraction(): ExtractionFigures {
-  const sampleSize = 200;
-  const ids = Array.from({ length: sampleSize }, (_, k) => 9 + ((k * 29) % (siteSize - 9)));
-  const docs = ids.map((i) => ({ html: renderPage(i, siteSize), url: `http://127.0.0.1/${i}` }));
+  const docs = syntheticPages(200, siteSize);
   const once = (formats: ContentFormat[]): number => {
     const t0 = performance.now();
     for (const d of docs) {
@@ -127,7 +125,7 @@ function measureExtraction(): ExtractionFigures {
   for (let k = 0; k < 3; k++) rounds.push([once(['markdown']), once(['markdown', 'links'])]);
   const time = (which: 0 | 1): number => Math.min(...rounds.map((r) => r[which]));
   return {
-    pages: sampleSize,
+    pages: docs.length,
     meanBytes: docs.reduce((n, d) => n + d.html.length, 0) / docs.length,
     markdownMs: time(0),
     // What a crawl really asks of extraction: links are always extracted for discovery.

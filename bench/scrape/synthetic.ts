@@ -6,7 +6,7 @@ export interface SyntheticPage {
   url: string;
 }
 
-/** 200 pages of a site of `siteSize` pages, spread over the ids exactly as bench/crawl/index.ts picks them. */
+/** `sampleSize` pages of a site of `siteSize` pages, spread over the ids; bench/crawl/index.ts measures extraction on these too. */
 export function syntheticPages(sampleSize = 200, siteSize = 5000): SyntheticPage[] {
   const ids = Array.from({ length: sampleSize }, (_, k) => 9 + ((k * 29) % (siteSize - 9)));
   return ids.map((i) => ({ html: renderPage(i, siteSize), url: `http://127.0.0.1/${i}` }));

@@ -169,8 +169,8 @@ export function byTag(root: ParentNode, name: string): Element[] {
 
 /* ---------- text ---------- */
 
-/** Iterative: textContent also serves the depth cap (clean.ts), on trees of any depth. */
-function collectText(node: ParentNode, out: string[]): void {
+/** The data of every descendant text node, in order. Iterative: it also serves the depth cap (clean.ts), on trees of any depth. */
+export function collectText(node: ParentNode, out: string[]): void {
   const stack: ChildNode[] = [];
   for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
   for (let c = stack.pop(); c; c = stack.pop()) {

@@ -12,6 +12,8 @@
  */
 import {
   cloneNode,
+  closest,
+  collectText,
   collapseWhitespace,
   elementChildren,
   findAll,
@@ -129,7 +131,7 @@ const isSpaceAt = (s: string, i: number): boolean => SPACE.test(s[i] as string);
  */
 function edgeText(el: Element): string {
   const parts: string[] = [];
-  collectTextNodes(el, parts);
+  collectText(el, parts);
   if (parts.length <= 2) return parts.join('');
   let head = '';
   let i = 0;
@@ -147,13 +149,6 @@ function edgeText(el: Element): string {
     if (/\S/.test(p)) return `${head}x${tail}`;
   }
   return head + tail;
-}
-
-function collectTextNodes(node: ParentNode, out: string[]): void {
-  for (const c of node.children) {
-    if (c.type === 'text') out.push((c as Text).data);
-    else if ('children' in c && c.children.length) collectTextNodes(c, out);
-  }
 }
 
 interface Edges {
@@ -290,11 +285,6 @@ const ROW = '\uE001';
 const TABLE = new Set(['table']);
 const LAYOUT_MARKERS = new Set(['table', 'ul', 'ol', 'pre', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-function ownTable(el: Element): Element | null {
-  for (let n: ParentNode | null = el; n && isTag(n); n = n.parent) if (TABLE.has(n.name)) return n;
-  return null;
-}
-
 /**
  * Tables used for page layout (a single column, or nesting other tables/blocks) read better as
  * paragraphs than as a grid, and a GFM cell cannot hold block content anyway.
@@ -305,7 +295,7 @@ function isLayoutTable(table: Element, cache: Map<Element, boolean>): boolean {
   let maxCols = 0;
   let rows = 0;
   for (const row of findAll(table, (e) => e.name === 'tr')) {
-    if (ownTable(row) !== table) continue;
+    if (closest(row, TABLE) !== table) continue;
     rows++;
     let cols = 0;
     for (const cell of elementChildren(row)) {
@@ -418,14 +408,14 @@ class Converter {
         return content();
       case 'tr': {
         const c = content();
-        const table = ownTable(el);
+        const table = closest(el, TABLE);
         if (!table || isLayoutTable(table, this.layoutTables)) return `\n\n${c}\n\n`;
         return ROW + c.replace(/\n/g, ' ');
       }
       case 'th':
       case 'td': {
         const c = content();
-        const table = ownTable(el);
+        const table = closest(el, TABLE);
         if (!table || isLayoutTable(table, this.layoutTables)) return `\n\n${c}\n\n`;
         const span = Math.min(50, Math.max(1, Number(getAttr(el, 'colspan')) || 1));
         return CELL + escapeCell(c) + CELL.repeat(span - 1);

@@ -47,11 +47,6 @@ function classWords(el: Element): string[] {
     .filter(Boolean);
 }
 
-/** Rendered text length (whitespace collapsed), counted only up to `limit` + 1. */
-function textLen(el: Element, limit = Infinity): number {
-  return collapsedTextLength(el, limit);
-}
-
 function linkTextLen(el: Element): number {
   let n = 0;
   for (const a of byTag(el, 'a')) n += collapsedTextLength(a);
@@ -63,7 +58,7 @@ function removeSmall(candidates: ReadonlyArray<Element>, total: number, maxShare
   const max = total * maxShare;
   for (const el of candidates) {
     if (!el.parent) continue;
-    if (textLen(el, max) <= max) removeNode(el);
+    if (collapsedTextLength(el, max) <= max) removeNode(el);
   }
 }
 
@@ -77,7 +72,7 @@ const CARD_CONTAINER_TAGS = new Set(['div', 'ul', 'section']);
 
 export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
   const skip = opts.skip ?? new Set<string>();
-  const total = Math.max(1, textLen(root));
+  const total = Math.max(1, collapsedTextLength(root));
 
   if (!skip.has('structural')) removeSmall(findAll(root, isStructural), total, 0.3);
 
@@ -109,7 +104,7 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
     for (const el of findAll(root, (e) => LINK_DENSE_TAGS.has(e.name))) {
       if (!el.parent) continue;
       // Only blocks holding at most 30% of the text are removed: larger ones are not measured further.
-      const len = textLen(el, max);
+      const len = collapsedTextLength(el, max);
       if (len === 0 || len > max) continue;
       const density = linkTextLen(el) / len;
       const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
@@ -135,7 +130,7 @@ function removeCardLists(root: Element, total: number): void {
     if (!cls || !kids.every((k) => getAttr(k, 'class') === cls)) continue;
     const cardLike = kids.every((k) => findFirst(k, (e) => e.name === 'a' && getAttr(e, 'href') !== null) !== null && wordCountOf(k, 30) <= 30);
     const max = total * 0.3;
-    if (cardLike && textLen(container, max) <= max) removeNode(container);
+    if (cardLike && collapsedTextLength(container, max) <= max) removeNode(container);
   }
 }
 

@@ -190,8 +190,8 @@ function isWhitespace(node: AnyNode): boolean {
 
 /**
  * Length of Readability's _getInnerText: textContent trimmed, runs of 2+ whitespace made one space.
- * Every whitespace run ends up one character long, so this is the collapsed text length, counted
- * without building the text (stops past `limit`).
+ * Every whitespace run ends up one character long, so this is the collapsed text length. Kept
+ * under Readability.js's name so the port reads side by side with it.
  */
 function innerTextLength(e: ParentNode): number {
   return collapsedTextLength(e);
