@@ -18,6 +18,7 @@
  */
 import {
   appendChild,
+  byTag,
   cloneNode,
   collapsedTextLength,
   hasText,
@@ -54,6 +55,10 @@ const FLAG_CLEAN_CONDITIONALLY = 0x4;
 const N_TOP_CANDIDATES = 5;
 const CHAR_THRESHOLD = 500;
 
+/** What isElementWithoutContent counts: an element holding only these has no content. */
+const LINE_BREAKS: ReadonlySet<string> = new Set(['br', 'hr']);
+/** The headings cleanHeaders weighs (and may remove). */
+const CLEANED_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2']);
 const TAGS_TO_SCORE = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
 
 const RE = {
@@ -429,16 +434,13 @@ class Reader {
 
   constructor(private readonly page: Page) {}
 
-  private tagList(root: ParentNode, name: string): Element[] {
-    return findAll(root, (el) => el.name === name);
-  }
-
-  private tagCount(root: ParentNode, name: string): number {
+  /** Descendants named one of `names`, counted in one walk. */
+  private tagCount(root: ParentNode, names: ReadonlySet<string>): number {
     let n = 0;
     const walk = (parent: ParentNode): void => {
       for (const c of parent.children) {
         if (!isTag(c)) continue;
-        if (c.name === name) n++;
+        if (names.has(c.name)) n++;
         if (c.children.length) walk(c);
       }
     };
@@ -473,7 +475,7 @@ class Reader {
   }
 
   private isElementWithoutContent(node: Element): boolean {
-    return isElementWithoutContentBase(node, () => this.tagCount(node, 'br') + this.tagCount(node, 'hr'));
+    return isElementWithoutContentBase(node, () => this.tagCount(node, LINE_BREAKS));
   }
 
   private getClassWeight(e: Element): number {
@@ -547,7 +549,7 @@ class Reader {
     const textLength = innerTextLength(element);
     if (textLength === 0) return 0;
     let linkLength = 0;
-    for (const link of this.tagList(element, 'a')) {
+    for (const link of byTag(element, 'a')) {
       const href = getAttr(link, 'href');
       const coefficient = href && RE.hashUrl.test(href) ? 0.3 : 1;
       linkLength += innerTextLength(link) * coefficient;
@@ -834,11 +836,11 @@ class Reader {
   private getRowAndColumnCount(table: Element): { rows: number; columns: number } {
     let rows = 0;
     let columns = 0;
-    for (const tr of this.tagList(table, 'tr')) {
+    for (const tr of byTag(table, 'tr')) {
       const rowspan = getAttr(tr, 'rowspan');
       rows += (rowspan ? parseInt(rowspan, 10) : 0) || 1;
       let columnsInThisRow = 0;
-      for (const cell of this.tagList(tr, 'td')) {
+      for (const cell of byTag(tr, 'td')) {
         const colspan = getAttr(cell, 'colspan');
         columnsInThisRow += (colspan ? parseInt(colspan, 10) : 0) || 1;
       }
@@ -848,7 +850,7 @@ class Reader {
   }
 
   private markDataTables(root: Element): void {
-    for (const table of this.tagList(root, 'table')) {
+    for (const table of byTag(root, 'table')) {
       const set = (v: boolean): void => void this.dataTables.set(table, v);
       if (getAttr(table, 'role') == 'presentation') {
         set(false);
@@ -947,7 +949,7 @@ class Reader {
 
   private cleanConditionally(e: Element, tag: string): void {
     if (!this.flagIsActive(FLAG_CLEAN_CONDITIONALLY)) return;
-    const list = this.allWithTags(e, new Set([tag]));
+    const list = byTag(e, tag);
     this.lengths = this.newLengths();
     try {
       for (let i = list.length - 1; i >= 0; i--) {
@@ -1055,7 +1057,7 @@ class Reader {
   }
 
   private cleanHeaders(e: Element): void {
-    const headings = this.allWithTags(e, new Set(['h1', 'h2']));
+    const headings = this.allWithTags(e, CLEANED_HEADINGS);
     for (let i = headings.length - 1; i >= 0; i--) {
       const node = headings[i] as Element;
       if (node.parent && this.getClassWeight(node) < 0) removeNode(node);
@@ -1082,9 +1084,9 @@ class Reader {
     this.cleanConditionally(articleContent, 'ul');
     this.cleanConditionally(articleContent, 'div');
 
-    for (const h1 of this.allWithTags(articleContent, new Set(['h1']))) this.setNodeTag(h1, 'h2');
+    for (const h1 of byTag(articleContent, 'h1')) this.setNodeTag(h1, 'h2');
 
-    const paragraphs = this.allWithTags(articleContent, new Set(['p']));
+    const paragraphs = byTag(articleContent, 'p');
     for (let i = paragraphs.length - 1; i >= 0; i--) {
       const paragraph = paragraphs[i] as Element;
       if (!paragraph.parent) continue;
@@ -1092,12 +1094,12 @@ class Reader {
       if (contentElementCount === 0 && !hasText(paragraph)) removeNode(paragraph);
     }
 
-    for (const br of this.allWithTags(articleContent, new Set(['br']))) {
+    for (const br of byTag(articleContent, 'br')) {
       const next = nextNode(br.next);
       if (next && isTag(next) && next.name === 'p') removeNode(br);
     }
 
-    for (const table of this.allWithTags(articleContent, new Set(['table']))) {
+    for (const table of byTag(articleContent, 'table')) {
       const tbody = hasSingleTagInsideElement(table, 'tbody') ? firstElementChild(table) : table;
       if (!tbody || !hasSingleTagInsideElement(tbody, 'tr')) continue;
       const row = firstElementChild(tbody);
@@ -1403,7 +1405,7 @@ class Reader {
 
   /** Readability turns `javascript:` links into their text (they do nothing once scripts are gone). */
   private fixJavascriptLinks(articleContent: Element): void {
-    for (const link of this.allWithTags(articleContent, new Set(['a']))) {
+    for (const link of byTag(articleContent, 'a')) {
       const href = getAttr(link, 'href');
       if (!href || href.indexOf('javascript:') !== 0 || !link.parent) continue;
       if (link.children.length === 1 && isText(link.children[0] as ChildNode)) {
