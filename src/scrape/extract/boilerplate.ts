@@ -22,6 +22,11 @@ function looksLikeChrome(el: Element): boolean {
 
 const isMainMarker = (e: Element): boolean => e.name === 'main' || e.name === 'article' || getAttr(e, 'role') === 'main';
 
+/** Whether `el` contains an article, main content or the page's <h1>: such an element is never chrome. */
+export function holdsArticle(el: Element): boolean {
+  return findFirst(el, (e) => isMainMarker(e) || e.name === 'h1') !== null;
+}
+
 /** Strips chrome from `root` in place. Elements containing <main>/<article> are kept whatever their markers say. */
 export function removeBoilerplate(root: Element): void {
   for (const el of findAll(root, isBoilerplate)) {
@@ -32,7 +37,7 @@ export function removeBoilerplate(root: Element): void {
   for (const el of findAll(root, (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null)) {
     if (!el.parent || el.name === 'body' || el.name === 'html' || el.name === 'main' || el.name === 'article') continue;
     if (!looksLikeChrome(el)) continue;
-    if (findFirst(el, (e) => isMainMarker(e) || e.name === 'h1')) continue;
+    if (holdsArticle(el)) continue;
     removeNode(el);
   }
 }

@@ -1,5 +1,6 @@
 // Removes markup that never carries page content (scripts, styles, comments, hidden elements, form controls).
-import { createText, findFirst, getAttr, hasAttr, isTag, removeNode, replaceNode, textContent, type ChildNode, type Element, type Page } from './dom.js';
+import { holdsArticle } from './boilerplate.js';
+import { createText, getAttr, hasAttr, isTag, removeNode, replaceNode, textContent, type ChildNode, type Element, type Page } from './dom.js';
 
 /** Never content in any mode. noscript is separate: Readability unwraps lazy-image fallbacks from it. */
 const NOISE_TAGS = new Set([
@@ -35,10 +36,6 @@ export interface NoiseOptions {
 
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'dialog', 'header']);
 const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog']);
-
-function holdsArticle(el: Element): boolean {
-  return findFirst(el, (e) => e.name === 'article' || e.name === 'main' || e.name === 'h1' || getAttr(e, 'role') === 'main') !== null;
-}
 
 function isChrome(el: Element): boolean {
   const role = getAttr(el, 'role');
