@@ -1,6 +1,6 @@
 // Per-process figures from /proc (peak RSS, CPU time) and child-process helpers shared by the crawl benchmark.
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux this runs on (getconf CLK_TCK). */
@@ -86,4 +86,30 @@ export async function stop(child: Child, graceMs = 10_000): Promise<void> {
   const timer = setTimeout(() => child.proc.kill('SIGKILL'), graceMs);
   await child.exited;
   clearTimeout(timer);
+}
+
+/**
+ * CPU time of each live thread, ms, keyed by thread id with its name (`/proc/<pid>/task/<tid>/comm`):
+ * the main thread has the process's name, Node names its worker threads, V8's GC helpers and
+ * libuv's pool. Threads that already exited are only in the process total.
+ */
+export function threadCpu(pid: number): Map<number, { name: string; cpuMs: number }> {
+  const out = new Map<number, { name: string; cpuMs: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { name, cpuMs: ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK });
+    } catch {
+      // The thread exited between the listing and the read.
+    }
+  }
+  return out;
 }

@@ -57,8 +57,12 @@ export class CrawlRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private heartbeat: NodeJS.Timeout | undefined;
 
+  /** Free slots that make a claim worth its transaction (a quarter of the concurrency). */
+  private readonly claimBatch: number;
+
   constructor(private readonly o: CrawlRunnerOptions) {
     this.hosts = new HostLimiter(o.hostConcurrency);
+    this.claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
   }
 
   start(): void {
@@ -106,9 +110,12 @@ export class CrawlRunner {
           if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
         }
         const free = this.o.concurrency - this.active;
-        const claimed = free > 0 ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
+        // A claim is a transaction of its own: while pages are in flight it waits until a batch
+        // of slots is free, instead of costing one transaction for every page that ends.
+        const worthClaiming = free >= this.claimBatch || (free > 0 && this.active === 0);
+        const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
         for (const page of claimed) this.launch(page);
-        if (claimed.length === 0 || this.active >= this.o.concurrency) await this.idle();
+        if (claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency) await this.idle();
       } catch (error) {
         this.o.logger.error({ err: error }, 'crawl loop step failed; retrying');
         await this.idle();

@@ -1,5 +1,5 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { recordEvent } from '../events/outbox.js';
 import { insertJob } from '../jobs/job-store.js';
 import type { Dialect } from '../store/database.js';
@@ -47,6 +47,26 @@ function shuffle<T>(items: T[]): void {
     const j = Math.floor(Math.random() * (i + 1));
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
+}
+
+/**
+ * Up to `max` crawls with a page ready to claim, by a loose index scan of crawl_pages_queue: one
+ * index probe per crawl (the next job id after the last), where SELECT DISTINCT would read
+ * every queued page of every crawl on each claim.
+ */
+async function crawlsWithQueuedPages(trx: Trx, now: string, max: number): Promise<string[]> {
+  const nextAfter = (after: RawBuilder<unknown> | undefined) => sql`(
+    select job_id from crawl_pages
+    where state = 'queued' and available_at <= ${now}${after ? sql` and job_id > ${after}` : sql``}
+    order by job_id limit 1)`;
+  const result = await sql<{ job_id: string }>`
+    with recursive queued(job_id, n) as (
+      select ${nextAfter(undefined)}, 1
+      union all
+      select ${nextAfter(sql.ref('queued.job_id'))}, n + 1 from queued where queued.job_id is not null and n < ${max}
+    )
+    select job_id from queued where job_id is not null`.execute(trx);
+  return result.rows.map((r) => r.job_id);
 }
 
 function addMs(isoTime: string, ms: number): string {
@@ -128,15 +148,8 @@ export class CrawlStore {
   async claim(input: { owner: string; now: string; leaseMs: number; max: number; perJob: number; exclude?: ReadonlySet<string> }): Promise<ClaimedPage[]> {
     if (input.max <= 0) return [];
     return this.db.transaction().execute(async (trx) => {
-      const jobs = await trx
-        .selectFrom('crawl_pages')
-        .select('job_id')
-        .distinct()
-        .where('state', '=', 'queued')
-        .where('available_at', '<=', input.now)
-        .limit(200)
-        .execute();
-      const candidates = jobs.map((j) => j.job_id).filter((id) => !input.exclude?.has(id));
+      const jobs = await crawlsWithQueuedPages(trx, input.now, 200);
+      const candidates = jobs.filter((id) => !input.exclude?.has(id));
       if (candidates.length === 0) return [];
       const inFlight = await trx
         .selectFrom('crawl_pages')

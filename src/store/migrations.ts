@@ -280,6 +280,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('screenshots_job').on('screenshots').column('job_id').execute();
     },
   },
+  '0006_crawl_queue_order': {
+    async up(db: Kysely<unknown>) {
+      // Claims take a crawl's queued pages in id order: with available_at as the third column
+      // every claim read and sorted the whole queue (thousands of rows), so the queue is kept in
+      // id order instead and available_at (only in the future while a retry waits) is checked
+      // per row.
+      await db.schema.dropIndex('crawl_pages_claim').execute();
+      await db.schema.createIndex('crawl_pages_queue').on('crawl_pages').columns(['state', 'job_id', 'id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
