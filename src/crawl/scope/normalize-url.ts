@@ -52,10 +52,12 @@ export function normalizeUrl(raw: string, base?: string): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const url = parse(raw, typeof base === 'string' ? base : undefined);
   if (url === undefined || !HTTP_PROTOCOLS.has(url.protocol) || url.hostname === '') return undefined;
-  url.hash = '';
+  // Each setter re-serializes the whole URL, so only what can be there is cleared (most links have none).
+  // A fragment can only come from `raw`, and an empty one (`#`) is invisible in `url.hash`.
+  if (raw.includes('#')) url.hash = '';
   // The fetcher never sends `user:pass@`, so such a URL is the same page, and results must not leak it.
-  url.username = '';
-  url.password = '';
+  if (url.username !== '') url.username = '';
+  if (url.password !== '') url.password = '';
   const path = normalizePathEscapes(url.pathname);
   if (path !== url.pathname) url.pathname = path;
   return url.href;

@@ -18,6 +18,9 @@ describe('normalizeUrl', () => {
     ['https://example.com/a?x=1#section', undefined, 'https://example.com/a?x=1'],
     ['https://example.com', undefined, 'https://example.com/'],
     ['https://example.com#top', undefined, 'https://example.com/'],
+    ['https://example.com/a#', undefined, 'https://example.com/a'],
+    ['', 'https://example.com/a#top', 'https://example.com/a'],
+    ['#other', 'https://example.com/a#top', 'https://example.com/a'],
     // dot segments
     ['https://example.com/a/./b/../c', undefined, 'https://example.com/a/c'],
     ['https://example.com/a/%2e%2E/b', undefined, 'https://example.com/b'],
@@ -37,6 +40,8 @@ describe('normalizeUrl', () => {
     ['https://example.com/a/', undefined, 'https://example.com/a/'],
     // credentials are dropped
     ['https://user:secret@example.com/a', undefined, 'https://example.com/a'],
+    ['https://user@example.com/a', undefined, 'https://example.com/a'],
+    ['https://:secret@example.com/a', undefined, 'https://example.com/a'],
     // relative links
     ['/x?y=1', 'https://example.com/a/b', 'https://example.com/x?y=1'],
     ['c', 'https://example.com/a/b', 'https://example.com/a/c'],
