@@ -18,7 +18,8 @@ before(async () => {
     {
       // *.invalid never resolves, without asking a DNS server.
       extraArgs: ['--host-resolver-rules=MAP *.invalid ~NOTFOUND'],
-      hangMarginMs: 1_000,
+      // Long enough that closing a busy page on a loaded 2-core machine is not taken for a hang.
+      hangMarginMs: 3_000,
       afterNavigation: async (control, req) => {
         const action = new URL(req.url).searchParams.get('action');
         if (action === 'crash-tab') await control.crashTab();
@@ -131,9 +132,10 @@ describe('render', { concurrency: true }, () => {
         });
 
         it("waitUntil 'domcontentloaded' and 'commit' read that page", async () => {
-          const page = await pool.render(req('/never-loads', { timeoutMs: 3_000, waitUntil: 'domcontentloaded' }));
+          // The page never ends loading, so only an early wait can read it; the timeout is a bound with room for a loaded machine.
+          const page = await pool.render(req('/never-loads', { timeoutMs: 10_000, waitUntil: 'domcontentloaded' }));
           assert.match(page.html, /<h1>Parsed<\/h1>/);
-          const committed = await pool.render(req('/final', { timeoutMs: 3_000, waitUntil: 'commit' }));
+          const committed = await pool.render(req('/final', { timeoutMs: 10_000, waitUntil: 'commit' }));
           assert.equal(committed.statusCode, 200);
           assert.equal(committed.finalUrl, `${site.url}/final`);
         });
@@ -283,10 +285,12 @@ describe('render failures', { concurrency: true }, () => {
         const before = pool.stats().byEngine[engine];
         const pid = pool.stats().browsers.find((b) => b.engine === engine)?.pid;
         assert.ok(pid, 'the browser pid is known');
-        const { ms } = await expectFailure(pool.render(req('/js?action=freeze-browser', { timeoutMs: 1_200, waitFor: 200 })), 'TIMEOUT');
-        assert.ok(ms < 4_000, `failed after ${ms} ms`);
-        // Margin 1 s, then SIGKILL.
-        for (let i = 0; i < 40 && pool.stats().byEngine[engine].replaced === before.replaced; i++) await sleep(100);
+        // The browser is frozen once the page has navigated: the timeout must leave room for that
+        // navigation on a loaded machine, or the render times out before anything froze.
+        const { ms } = await expectFailure(pool.render(req('/js?action=freeze-browser', { timeoutMs: 3_000, waitFor: 200 })), 'TIMEOUT');
+        assert.ok(ms < 6_000, `failed after ${ms} ms`);
+        // Margin 3 s, then SIGKILL.
+        for (let i = 0; i < 80 && pool.stats().byEngine[engine].replaced === before.replaced; i++) await sleep(100);
         assert.equal(pool.stats().byEngine[engine].replaced, before.replaced + 1);
         const gone = (): boolean => {
           try {
