@@ -310,7 +310,7 @@ interface ThreadSpend {
  * is the extraction thread when there is one, the rest are V8's GC helpers and libuv's pool.
  */
 function threadCpuDelta(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): ThreadSpend[] {
-  const spent = [...after].map(([tid, t]) => ({ tid, cpuMs: t.cpuMs - (before.get(tid)?.cpuMs ?? 0) })).filter((t) => t.cpuMs > 0);
+  const spent = [...after].map(([tid, cpuMs]) => ({ tid, cpuMs: cpuMs - (before.get(tid) ?? 0) })).filter((t) => t.cpuMs > 0);
   spent.sort((a, b) => b.cpuMs - a.cpuMs);
   return spent.map((t) => ({ label: t.tid === pid ? 'main thread' : `thread ${t.tid}`, cpuMs: t.cpuMs }));
 }

@@ -89,12 +89,11 @@ export async function stop(child: Child, graceMs = 10_000): Promise<void> {
 }
 
 /**
- * CPU time of each live thread, ms, keyed by thread id with its name (`/proc/<pid>/task/<tid>/comm`):
- * the main thread has the process's name, Node names its worker threads, V8's GC helpers and
- * libuv's pool. Threads that already exited are only in the process total.
+ * CPU time of each live thread of a process, ms, by thread id (`/proc/<pid>/task/<tid>/stat`).
+ * Threads that already exited are only in the process total.
  */
-export function threadCpu(pid: number): Map<number, { name: string; cpuMs: number }> {
-  const out = new Map<number, { name: string; cpuMs: number }>();
+export function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -103,10 +102,9 @@ export function threadCpu(pid: number): Map<number, { name: string; cpuMs: numbe
   }
   for (const tid of tids) {
     try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), { name, cpuMs: ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK });
+      out.set(Number(tid), ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK);
     } catch {
       // The thread exited between the listing and the read.
     }
