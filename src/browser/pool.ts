@@ -95,12 +95,19 @@ interface Entry {
   gone: boolean;
 }
 
+export interface EngineCounts {
+  launches: number;
+  replaced: number;
+  /** Renders of this engine that reused a parked session. */
+  sessionsReused: number;
+}
+
 export interface PoolStats {
   browsers: Array<{ id: number; engine: BrowserEngineName; state: EntryState; pages: number; active: number; pid: number | undefined }>;
   launches: number;
   /** Browsers that crashed, hung or failed to launch and were dropped. */
   replaced: number;
-  byEngine: Record<BrowserEngineName, { launches: number; replaced: number }>;
+  byEngine: Record<BrowserEngineName, EngineCounts>;
   running: number;
   waiting: number;
   /** Contexts opened, renders that reused a parked one, and sessions parked now. */
@@ -120,9 +127,9 @@ export class ChromiumPool implements BrowserPool {
   private closed = false;
   private closing: Promise<void> | undefined;
   private nextId = 1;
-  private readonly counts: Record<BrowserEngineName, { launches: number; replaced: number }> = {
-    playwright: { launches: 0, replaced: 0 },
-    puppeteer: { launches: 0, replaced: 0 },
+  private readonly counts: Record<BrowserEngineName, EngineCounts> = {
+    playwright: { launches: 0, replaced: 0, sessionsReused: 0 },
+    puppeteer: { launches: 0, replaced: 0, sessionsReused: 0 },
   };
   private readonly background = new Set<Promise<unknown>>();
   private readonly hangMarginMs: number;
@@ -228,6 +235,7 @@ export class ChromiumPool implements BrowserPool {
         entry = pooled.entry;
         this.claim(entry);
         this.sessionCounts.reused++;
+        this.counts[entry.engine].sessionsReused++;
         pooled.binding.guard = guard;
         pooled.binding.onCrash = onCrash;
         sessionPromise = Promise.resolve(pooled);

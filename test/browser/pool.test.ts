@@ -395,6 +395,8 @@ describe('sessions kept for a reuse key', () => {
     const { sessions } = pool.stats();
     assert.equal(sessions.opened, 4);
     assert.equal(sessions.reused, 3);
+    assert.equal(pool.stats().byEngine.playwright.sessionsReused, 3, 'counted per engine too');
+    assert.equal(pool.stats().byEngine.puppeteer.sessionsReused, 0);
     assert.equal(sessions.parked, 2, 'never more kept sessions than maxPages');
     await sleep(20);
     assert.equal(engine.openSessions, 2, 'the one over the limit was closed');
