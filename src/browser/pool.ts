@@ -135,7 +135,7 @@ export class ChromiumPool implements BrowserPool {
   private readonly hangMarginMs: number;
   /** Idle sessions kept for their reuse key, oldest first; at most maxPages of them. */
   private parked: PooledSession[] = [];
-  private readonly sessionCounts = { opened: 0, reused: 0 };
+  private readonly sessionCounts = { opened: 0 };
 
   constructor(
     private readonly options: BrowserPoolOptions,
@@ -175,7 +175,7 @@ export class ChromiumPool implements BrowserPool {
       byEngine: { playwright: { ...this.counts.playwright }, puppeteer: { ...this.counts.puppeteer } },
       running: this.pageSlots.running,
       waiting: this.pageSlots.waiting,
-      sessions: { ...this.sessionCounts, parked: this.parked.length },
+      sessions: { ...this.sessionCounts, reused: this.counts.playwright.sessionsReused + this.counts.puppeteer.sessionsReused, parked: this.parked.length },
     };
   }
 
@@ -234,7 +234,6 @@ export class ChromiumPool implements BrowserPool {
       if (pooled) {
         entry = pooled.entry;
         this.claim(entry);
-        this.sessionCounts.reused++;
         this.counts[entry.engine].sessionsReused++;
         pooled.binding.guard = guard;
         pooled.binding.onCrash = onCrash;
