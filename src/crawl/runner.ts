@@ -11,7 +11,7 @@ import { HostLimiter } from './host-limiter.js';
 import type { RobotsCache } from './robots-cache.js';
 import type { CrawlOptions } from './schema.js';
 import { createScope, normalizeUrl, type Scope } from './scope/index.js';
-import type { ClaimedPage, CrawlStore } from './store.js';
+import type { ClaimedPage, CrawlStore, PageOutcome } from './store.js';
 
 export interface CrawlRunnerOptions {
   store: CrawlStore;
@@ -37,6 +37,11 @@ interface JobContext {
   ownerId: string;
   scope: Scope;
   loadedAt: number;
+  /**
+   * The crawl has admitted as many pages as its limit allows (its `total` only grows): links
+   * found from now on can never be visited, so they are neither extracted nor checked.
+   */
+  frontierFull: boolean;
 }
 
 const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode> = new Set([
@@ -157,6 +162,7 @@ export class CrawlRunner {
         maxDepth: options.maxDepth,
       }),
       loadedAt: Date.now(),
+      frontierFull: false,
     };
     if (this.jobs.size > 1000) this.jobs.clear();
     this.jobs.set(jobId, ctx);
@@ -220,22 +226,26 @@ export class CrawlRunner {
     const finalUrl = normalizeUrl(result.metadata.final_url);
     const alias = finalUrl && finalUrl !== page.url ? finalUrl : undefined;
     const status = result.metadata.status_code;
+    let kind: Pick<PageOutcome, 'failed' | 'saved' | 'visited'>;
     if (status >= 400) {
-      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), failed: { error: `The page answered HTTP ${status}` } });
-      return;
-    }
-    if (scope.shouldSave(page.url)) {
+      kind = { failed: { error: `The page answered HTTP ${status}` } };
+    } else if (scope.shouldSave(page.url)) {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;
-      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), saved: { url: result.url, data } });
+      kind = { saved: { url: result.url, data } };
     } else {
-      await this.o.store.finishPage({ ...base, links, alias, now: this.now(), visited: true });
+      kind = { visited: true };
     }
+    const record = await this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind });
+    if (record.room !== undefined && record.room <= 0) ctx.frontierFull = true;
   }
 
-  private async fetch(page: ClaimedPage, { options, ownerId }: JobContext): Promise<PageResult> {
-    // Links are always extracted: discovery needs them even when the client did not ask.
-    const formats: Format[] = options.page.formats.includes('links') ? options.page.formats : [...options.page.formats, 'links'];
+  private async fetch(page: ClaimedPage, ctx: JobContext): Promise<PageResult> {
+    const { options, ownerId } = ctx;
+    // Discovery needs the links even when the client did not ask, unless none could be admitted:
+    // the page is at the depth limit, or the crawl has reached its page limit.
+    const discovers = page.depth + 1 <= options.maxDepth && !ctx.frontierFull;
+    const formats: Format[] = options.page.formats.includes('links') || !discovers ? options.page.formats : [...options.page.formats, 'links'];
     const onRedirect = async (next: string): Promise<boolean> => {
       const url = normalizeUrl(next);
       return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
@@ -254,7 +264,7 @@ export class CrawlRunner {
   /** In-scope links of a page, normalized, filtered by scope, depth and robots. */
   private async discover(result: PageResult, page: ClaimedPage, ctx: JobContext): Promise<string[]> {
     const depth = page.depth + 1;
-    if (depth > ctx.options.maxDepth) return [];
+    if (depth > ctx.options.maxDepth || ctx.frontierFull) return [];
     const out: string[] = [];
     for (const raw of result.links ?? []) {
       const url = normalizeUrl(raw);

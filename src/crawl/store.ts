@@ -40,6 +40,17 @@ export interface PageOutcome {
   retentionMs: number;
 }
 
+/** What finishPage did with an outcome. */
+export interface PageRecord {
+  /** False when the page was no longer this worker's or its crawl had ended: nothing was written. */
+  recorded: boolean;
+  /**
+   * Pages the crawl may still admit under its limit, after this page's links. `total` only grows,
+   * so once this is 0 no later page of the crawl can admit a link.
+   */
+  room?: number;
+}
+
 export type CrawlJob = JobTable;
 
 function shuffle<T>(items: T[]): void {
@@ -229,7 +240,7 @@ export class CrawlStore {
    * end with its event. A page whose lease was lost, or whose crawl is no longer running,
    * changes nothing but its own state.
    */
-  async finishPage(outcome: PageOutcome): Promise<'recorded' | 'ignored'> {
+  async finishPage(outcome: PageOutcome): Promise<PageRecord> {
     return this.db.transaction().execute(async (trx) => {
       let jobQuery = trx.selectFrom('jobs').selectAll().where('id', '=', outcome.jobId);
       // Serializes the page completions of one crawl on PostgreSQL (SQLite has one writer anyway).
@@ -244,7 +255,7 @@ export class CrawlStore {
           .where('state', '=', 'in_flight')
           .where('lease_owner', '=', outcome.leaseOwner)
           .execute();
-        return 'ignored';
+        return { recorded: false };
       }
       const mine = await trx
         .updateTable('crawl_pages')
@@ -253,7 +264,7 @@ export class CrawlStore {
         .where('state', '=', 'in_flight')
         .where('lease_owner', '=', outcome.leaseOwner)
         .executeTakeFirst();
-      if (Number(mine.numUpdatedRows) !== 1) return 'ignored';
+      if (Number(mine.numUpdatedRows) !== 1) return { recorded: false };
 
       if (outcome.saved) {
         await trx
@@ -290,7 +301,7 @@ export class CrawlStore {
       if (open === undefined) {
         await this.finishJob(trx, { ...job, completed, failed, total: job.total + admitted, credits_used: job.credits_used + (outcome.saved ? 1 : 0) }, outcome, outcome.now);
       }
-      return 'recorded';
+      return { recorded: true, room: outcome.limit - job.total - admitted };
     });
   }
 
