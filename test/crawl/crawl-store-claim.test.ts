@@ -1,10 +1,8 @@
 // Claims from the crawl frontier, on SQLite and PostgreSQL: id order, pages waiting for a retry passed over, crawls shared fairly.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { CrawlOptions } from '../../src/crawl/schema.js';
-import { CrawlStore } from '../../src/crawl/store.js';
-import { type Db, openDatabase } from '../../src/store/database.js';
-import { migrateToLatest } from '../../src/store/migrations.js';
+import { useCrawlStore } from '../helpers/crawl-store.js';
 import { allDatabases, type TestDatabase } from '../helpers/databases.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
@@ -13,35 +11,25 @@ const LATER = '2026-11-23T12:05:00.000Z';
 for (const make of allDatabases()) {
   const database: TestDatabase = make();
   describe(`crawl claims on ${database.name}`, () => {
-    let db: Db;
-    let store: CrawlStore;
-    before(async () => {
-      db = await openDatabase(database.target);
-      await migrateToLatest(db.kysely);
-      store = new CrawlStore(db.kysely, db.dialect);
-    });
-    after(async () => {
-      await db.close();
-      await database.drop();
-    });
+    const t = useCrawlStore(database);
 
     /** A crawl whose seed is queued, plus `more` queued pages; `waiting` of them (from the seed on) wait until LATER. */
     async function crawl(id: string, more: number, waiting = 0): Promise<void> {
       const seed = `https://${id}.example/`;
-      await store.create({ id, ownerId: 'owner', options: { seed } as CrawlOptions, request: {}, now: NOW, retentionMs: 86_400_000 });
+      await t.store.create({ id, ownerId: 'owner', options: { seed } as CrawlOptions, request: {}, now: NOW, retentionMs: 86_400_000 });
       if (more > 0) {
-        await db.kysely
+        await t.db.kysely
           .insertInto('crawl_pages')
           .values(Array.from({ length: more }, (_, i) => ({ job_id: id, url: `${seed}p${i}`, depth: 1, state: 'queued', attempts: 0, available_at: NOW, lease_until: null, lease_owner: null, error: null })))
           .execute();
       }
       if (waiting > 0) {
-        const first = await db.kysely.selectFrom('crawl_pages').select('id').where('job_id', '=', id).orderBy('id').limit(waiting).execute();
-        await db.kysely.updateTable('crawl_pages').set({ available_at: LATER }).where('id', 'in', first.map((r) => r.id)).execute();
+        const first = await t.db.kysely.selectFrom('crawl_pages').select('id').where('job_id', '=', id).orderBy('id').limit(waiting).execute();
+        await t.db.kysely.updateTable('crawl_pages').set({ available_at: LATER }).where('id', 'in', first.map((r) => r.id)).execute();
       }
     }
 
-    const claim = (max: number, perJob = 100) => store.claim({ owner: 'worker', now: NOW, leaseMs: 60_000, max, perJob });
+    const claim = (max: number, perJob = 100) => t.store.claim({ owner: 'worker', now: NOW, leaseMs: 60_000, max, perJob });
 
     it('takes a crawl\'s pages in the order they were queued, passing over pages that wait for a retry', async () => {
       await crawl('order', 5, 2);
@@ -53,7 +41,7 @@ for (const make of allDatabases()) {
       const rest = await claim(10);
       assert.deepEqual(rest.map((p) => p.url), ['https://order.example/p4']);
       assert.deepEqual(await claim(10), [], 'the waiting pages are not claimed before their time');
-      const due = await store.claim({ owner: 'worker', now: LATER, leaseMs: 60_000, max: 10, perJob: 100 });
+      const due = await t.store.claim({ owner: 'worker', now: LATER, leaseMs: 60_000, max: 10, perJob: 100 });
       assert.deepEqual(due.map((p) => p.url), ['https://order.example/', 'https://order.example/p0']);
     });
 
@@ -68,7 +56,7 @@ for (const make of allDatabases()) {
       assert.equal(perJob.get('big'), 2);
       assert.equal(perJob.get('small'), 2);
       assert.equal(perJob.has('asleep'), false);
-      const states = await db.kysely.selectFrom('crawl_pages').select(['state', 'lease_owner']).where('id', 'in', claimed.map((p) => p.id)).execute();
+      const states = await t.db.kysely.selectFrom('crawl_pages').select(['state', 'lease_owner']).where('id', 'in', claimed.map((p) => p.id)).execute();
       assert.ok(states.every((s) => s.state === 'in_flight' && s.lease_owner === 'worker'));
     });
 
