@@ -242,10 +242,8 @@ export class CrawlRunner {
 
   private async fetch(page: ClaimedPage, ctx: JobContext): Promise<PageResult> {
     const { options, ownerId } = ctx;
-    // Discovery needs the links even when the client did not ask, unless none could be admitted:
-    // the page is at the depth limit, or the crawl has reached its page limit.
-    const discovers = page.depth + 1 <= options.maxDepth && !ctx.frontierFull;
-    const formats: Format[] = options.page.formats.includes('links') || !discovers ? options.page.formats : [...options.page.formats, 'links'];
+    // Discovery needs the links even when the client did not ask, while any could be admitted.
+    const formats: Format[] = options.page.formats.includes('links') || !this.discovers(page, ctx) ? options.page.formats : [...options.page.formats, 'links'];
     const onRedirect = async (next: string): Promise<boolean> => {
       const url = normalizeUrl(next);
       return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
@@ -261,10 +259,16 @@ export class CrawlRunner {
     return result;
   }
 
+  /** Could a link found on this page still be admitted: not at the depth limit, not once the crawl's page limit is reached. */
+  private discovers(page: ClaimedPage, ctx: JobContext): boolean {
+    return page.depth + 1 <= ctx.options.maxDepth && !ctx.frontierFull;
+  }
+
   /** In-scope links of a page, normalized, filtered by scope, depth and robots. */
   private async discover(result: PageResult, page: ClaimedPage, ctx: JobContext): Promise<string[]> {
+    // Asked again after the fetch: another page may have filled the frontier meanwhile.
+    if (!this.discovers(page, ctx)) return [];
     const depth = page.depth + 1;
-    if (depth > ctx.options.maxDepth || ctx.frontierFull) return [];
     const out: string[] = [];
     for (const raw of result.links ?? []) {
       const url = normalizeUrl(raw);
