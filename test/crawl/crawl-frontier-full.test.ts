@@ -4,7 +4,7 @@ import { after, before, it } from 'node:test';
 import { pino } from 'pino';
 import { CrawlRunner } from '../../src/crawl/runner.js';
 import { crawlRequestSchema } from '../../src/crawl/schema.js';
-import { CrawlService } from '../../src/crawl/service.js';
+import { CrawlService, type CrawlStatus } from '../../src/crawl/service.js';
 import { CrawlStore } from '../../src/crawl/store.js';
 import type { ExtractInput } from '../../src/scrape/extract/index.js';
 import { type Extractor, inProcessExtractor } from '../../src/scrape/extractor.js';
@@ -76,33 +76,37 @@ after(async () => {
   await site.close();
 });
 
-async function crawlToEnd(body: Record<string, unknown>): Promise<{ id: string; pages: string[] }> {
+/** Runs a crawl of the site to its end; `asked` then holds what it asked extraction for. */
+async function crawlToEnd(body: Record<string, unknown>): Promise<{ id: string; status: CrawlStatus; pages: string[] }> {
   asked.length = 0;
   const { job_id: id } = await service.create('owner', crawlRequestSchema.parse({ url: `${site.url}/`, ...body }));
   const deadline = Date.now() + 15_000;
   for (;;) {
     const status = await service.status('owner', id);
-    if (status.status !== 'pending') {
-      assert.equal(status.status, 'completed');
-      assert.equal(status.completed, 4);
-      assert.equal(status.total, 4);
-      break;
-    }
+    if (status.status !== 'pending') return { id, status, pages: asked.map((a) => new URL(a.url).pathname) };
     assert.ok(Date.now() < deadline, `crawl still pending: ${JSON.stringify(status)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { id, pages: asked.map((a) => new URL(a.url).pathname) };
+}
+
+/** A crawl with limit 4 ends completed with exactly 4 pages. */
+function assertFourPages(status: CrawlStatus): void {
+  assert.equal(status.status, 'completed');
+  assert.equal(status.completed, 4);
+  assert.equal(status.total, 4);
 }
 
 it('asks for links only until the limit is reached', async () => {
-  const { pages } = await crawlToEnd({ limit: 4, formats: ['markdown'] });
+  const { status, pages } = await crawlToEnd({ limit: 4, formats: ['markdown'] });
+  assertFourPages(status);
   assert.deepEqual(pages, ['/', '/p0', '/p1', '/p2'], 'the seed and the first three of its links');
   assert.deepEqual(asked[0]?.formats, ['markdown', 'links'], 'the seed is extracted with links for discovery');
   for (const a of asked.slice(1)) assert.deepEqual(a.formats, ['markdown'], `${a.url}: the limit was already reached`);
 });
 
 it('still gives links to a client that asked for them, on every page', async () => {
-  const { id } = await crawlToEnd({ limit: 4, formats: ['markdown', 'links'] });
+  const { id, status } = await crawlToEnd({ limit: 4, formats: ['markdown', 'links'] });
+  assertFourPages(status);
   for (const a of asked) assert.deepEqual(a.formats, ['markdown', 'links']);
   const { data } = await service.results('owner', id, 0, 'http://api.test');
   assert.equal(data.length, 4);
@@ -113,14 +117,8 @@ it('still gives links to a client that asked for them, on every page', async () 
 
 it('asks for no links at the depth limit either', async () => {
   // The limit is never reached (11 pages); the ten pages at depth 1 are at max_depth.
-  asked.length = 0;
-  const { job_id: id } = await service.create('owner', crawlRequestSchema.parse({ url: `${site.url}/`, limit: 100, max_depth: 1, formats: ['markdown'] }));
-  const deadline = Date.now() + 15_000;
-  while ((await service.status('owner', id)).status === 'pending') {
-    assert.ok(Date.now() < deadline, 'crawl still pending');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const status = await service.status('owner', id);
+  const { status } = await crawlToEnd({ limit: 100, max_depth: 1, formats: ['markdown'] });
+  assert.equal(status.status, 'completed');
   assert.equal(status.completed, 11, 'the seed and its ten links');
   assert.equal(asked.length, 11);
   assert.deepEqual(asked[0]?.formats, ['markdown', 'links'], 'the seed, at depth 0, is extracted with links');
