@@ -290,6 +290,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('crawl_pages_queue').on('crawl_pages').columns(['state', 'job_id', 'id']).execute();
     },
   },
+  '0007_webhook_fairness': {
+    async up(db: Kysely<unknown>) {
+      // receiver: the origin of request_url, so that claims can leave out receivers at their
+      // limit in SQL. attempt_started_at: set while an attempt is in flight (attempts are counted
+      // when they start), so that a takeover after a crash can log the interrupted attempt.
+      await db.schema.alterTable('webhook_deliveries').addColumn('receiver', 'text').execute();
+      await db.schema.alterTable('webhook_deliveries').addColumn('attempt_started_at', 'text').execute();
+      // Deliveries still to be sent get their receiver now; finished ones are never claimed again.
+      const urls = await sql<{ request_url: string }>`select distinct request_url from webhook_deliveries where next_attempt_at is not null`.execute(db);
+      // As receiverOf() in webhooks/slots.ts computed it when this was written (kept here, frozen).
+      const origin = (url: string): string => {
+        try {
+          const o = new URL(url).origin;
+          return o === 'null' ? url : o;
+        } catch {
+          return url;
+        }
+      };
+      for (const { request_url: url } of urls.rows) {
+        await sql`update webhook_deliveries set receiver = ${origin(url)} where request_url = ${url} and next_attempt_at is not null`.execute(db);
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

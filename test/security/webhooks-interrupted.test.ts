@@ -48,7 +48,7 @@ for (const make of allDatabases()) {
       const created = await t.request('POST', '/v1/webhooks', { body: { name: 'hook', webhook_url: receiver.url, event_types: ['scrape.completed'], max_retries: maxRetries } });
       const webhookId = created.json().data.webhook_id as string;
       const deliveryId = (await t.request('POST', `/v1/webhooks/${webhookId}/test`)).json().data.delivery_id as string;
-      const [claimed] = await store.claim({ owner: 'dead-sender', now: new Date().toISOString(), leaseMs: LEASE_MS, max: 1, roomFor: () => 1 });
+      const [claimed] = await store.claim({ owner: 'dead-sender', now: new Date().toISOString(), leaseMs: LEASE_MS, max: 1, full: { subscriptions: [], owners: [], receivers: [] }, choose: (due) => due.slice(0, 1) });
       assert.equal(claimed?.delivery.id, deliveryId);
       const outcome = await sendWebhook({ url: claimed.delivery.request_url, body: claimed.delivery.payload, headers: deliveryHeaders(claimed, new Date(), 'test'), timeoutMs: 5_000, allowPrivateAddresses: true });
       assert.equal(outcome.kind, 'delivered');
