@@ -15,7 +15,7 @@ export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 export interface ClaimedDelivery {
-  delivery: DeliveryRow;
+  delivery: DueDelivery;
   subscription: Subscription;
 }
 
@@ -150,8 +150,8 @@ export class DeliveryStore {
       const subIds = [...new Set(due.map((d) => d.subscription_id))];
       const subs = new Map((await trx.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', subIds).execute()).map((r) => [r.id, fromRow(r)]));
 
-      const fresh: DeliveryRow[] = [];
-      const resumed: Array<{ row: DeliveryRow; attemptNumber: number }> = [];
+      const fresh: DueDelivery[] = [];
+      const resumed: Array<{ row: DueDelivery; attemptNumber: number }> = [];
       for (const d of due) {
         const sub = subs.get(d.subscription_id);
         if (!sub) continue;

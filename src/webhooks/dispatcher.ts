@@ -8,7 +8,7 @@ import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import { serviceSignature, standardWebhooksSignature } from './signing.js';
-import { DeliverySlots, receiverOf } from './slots.js';
+import { DeliverySlots } from './slots.js';
 
 export interface DispatcherOptions {
   deliveries: DeliveryStore;
@@ -181,7 +181,7 @@ export class WebhookDispatcher {
         this.o.logger.error({ err: error }, 'webhook claim failed; retrying');
       }
       for (const c of claimed) {
-        const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver ?? receiverOf(c.delivery.request_url) };
+        const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
         this.slots.take(key);
         const task = this.deliver(c)
           .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
