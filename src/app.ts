@@ -23,6 +23,7 @@ import { DeliveryStore } from './webhooks/delivery-store.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { closeWebhookDispatchers } from './webhooks/sender.js';
+import { TestRateLimit } from './webhooks/test-rate-limit.js';
 import { WebhookService } from './webhooks/service.js';
 import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { taskRoutes } from './tasks/routes.js';
@@ -138,6 +139,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           userAgent: config.userAgent,
           concurrency: config.webhookConcurrency,
           perSubscription: config.webhookSubscriptionConcurrency,
+          perOwner: config.webhookOwnerConcurrency,
+          perReceiver: config.webhookReceiverConcurrency,
           leaseMs: config.webhookLeaseMs,
           retryUnitMs: config.webhookRetryUnitMs,
           pollMs: config.webhookPollMs,
@@ -148,6 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       deliveries,
       clock,
       allowPrivateAddresses: config.allowLocalWebhooks,
+      testLimit: new TestRateLimit({ perSubscription: config.webhookTestPerMinute, perOwner: config.webhookTestPerMinutePerKey }),
       onDeliveryQueued: () => dispatcher?.notify(),
     });
     const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });

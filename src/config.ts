@@ -80,6 +80,11 @@ const envSchema = z.object({
     .transform((v) => v ?? 'playwright'),
   WEBHOOK_CONCURRENCY: int(64, 1, 10_000),
   WEBHOOK_SUBSCRIPTION_CONCURRENCY: int(4, 1, 1000),
+  // 0 (the default): a quarter, and an eighth, of WEBHOOK_CONCURRENCY.
+  WEBHOOK_OWNER_CONCURRENCY: int(0, 0, 10_000),
+  WEBHOOK_RECEIVER_CONCURRENCY: int(0, 0, 10_000),
+  WEBHOOK_TEST_PER_MINUTE: int(5, 1, 10_000),
+  WEBHOOK_TEST_PER_MINUTE_PER_KEY: int(20, 1, 100_000),
   WEBHOOK_LEASE_MS: int(30_000, 500, 3_600_000),
   WEBHOOK_RETRY_UNIT_MS: int(60_000, 1, 3_600_000),
   WEBHOOK_POLL_MS: int(250, 1, 60_000),
@@ -125,6 +130,13 @@ export type Config = {
   browserAutoEngine: 'playwright' | 'puppeteer';
   webhookConcurrency: number;
   webhookSubscriptionConcurrency: number;
+  /** Deliveries in flight per API key in one process. */
+  webhookOwnerConcurrency: number;
+  /** Deliveries in flight per receiver (URL origin) in one process. */
+  webhookReceiverConcurrency: number;
+  /** POST /v1/webhooks/:id/test per subscription, and per key, in any 60 s. */
+  webhookTestPerMinute: number;
+  webhookTestPerMinutePerKey: number;
   webhookLeaseMs: number;
   webhookRetryUnitMs: number;
   webhookPollMs: number;
@@ -184,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserAutoEngine: e.BROWSER_AUTO_ENGINE,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookSubscriptionConcurrency: e.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
+    webhookOwnerConcurrency: e.WEBHOOK_OWNER_CONCURRENCY || Math.max(1, Math.floor(e.WEBHOOK_CONCURRENCY / 4)),
+    webhookReceiverConcurrency: e.WEBHOOK_RECEIVER_CONCURRENCY || Math.max(1, Math.floor(e.WEBHOOK_CONCURRENCY / 8)),
+    webhookTestPerMinute: e.WEBHOOK_TEST_PER_MINUTE,
+    webhookTestPerMinutePerKey: e.WEBHOOK_TEST_PER_MINUTE_PER_KEY,
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,
     webhookRetryUnitMs: e.WEBHOOK_RETRY_UNIT_MS,
     webhookPollMs: e.WEBHOOK_POLL_MS,

@@ -1,6 +1,6 @@
 // Versioned schema migrations, written once with Kysely's schema builder for SQLite and PostgreSQL.
 import type { Database } from './schema.js';
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
@@ -290,6 +290,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('crawl_pages_queue').on('crawl_pages').columns(['state', 'job_id', 'id']).execute();
     },
   },
+  '0007_webhook_fairness': {
+    async up(db: Kysely<unknown>) {
+      // receiver: the origin of request_url, so that claims can leave out receivers at their
+      // limit in SQL. attempt_started_at: set while an attempt is in flight (attempts are counted
+      // when they start), so that a takeover after a crash can log the interrupted attempt.
+      await db.schema.alterTable('webhook_deliveries').addColumn('receiver', 'text').execute();
+      await db.schema.alterTable('webhook_deliveries').addColumn('attempt_started_at', 'text').execute();
+      // Deliveries still to be sent get their receiver now; finished ones are never claimed again.
+      const urls = await sql<{ request_url: string }>`select distinct request_url from webhook_deliveries where next_attempt_at is not null`.execute(db);
+      // As receiverOf() in webhooks/slots.ts computed it when this was written (kept here, frozen).
+      const origin = (url: string): string => {
+        try {
+          const o = new URL(url).origin;
+          return o === 'null' ? url : o;
+        } catch {
+          return url;
+        }
+      };
+      for (const { request_url: url } of urls.rows) {
+        await sql`update webhook_deliveries set receiver = ${origin(url)} where request_url = ${url} and next_attempt_at is not null`.execute(db);
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -299,7 +322,12 @@ export const latestMigration = Object.keys(migrations).sort().at(-1) ?? '';
 /** Applies every pending migration; returns the names applied now. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Migrations run before the typed schema exists, so they see an untyped database.
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const untyped = db as unknown as Kysely<unknown>;
+  // Kysely decides whether its own tables exist by listing the tables of EVERY schema: with
+  // another schema's kysely_migration_lock visible (tests give each run a schema of one shared
+  // database), it skips creating ours and then fails to read it. Naming our schema scopes that check.
+  const schema = isSqlite(untyped) ? undefined : (await sql<{ schema: string }>`select current_schema() as schema`.execute(untyped)).rows[0]?.schema;
+  const migrator = new Migrator({ db: untyped, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

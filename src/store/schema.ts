@@ -125,6 +125,10 @@ export interface WebhookDeliveryTable {
   created_at: string;
   delivered_at: string | null;
   finished_at: string | null;
+  /** The origin of request_url: what the per-receiver limit counts (migration 0007). */
+  receiver: string | null;
+  /** Start of the attempt in flight, set while leased (migration 0007). */
+  attempt_started_at: string | null;
 }
 
 export interface WebhookAttemptTable {

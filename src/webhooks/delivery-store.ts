@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+import { hasRetryLeft } from './backoff.js';
+import { type FullGroups, receiverOf } from './slots.js';
 import { fromRow, type Subscription } from './subscription-store.js';
 
 export type DeliveryRow = WebhookDeliveryTable;
@@ -13,8 +15,23 @@ export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 export interface ClaimedDelivery {
-  delivery: DeliveryRow;
+  delivery: DueDelivery;
   subscription: Subscription;
+}
+
+/** The error code of an attempt cut short by its sender's death, and of a delivery that ended so. */
+export const INTERRUPTED = 'INTERRUPTED';
+
+export interface ClaimInput {
+  /** The sender taking the leases. */
+  owner: string;
+  now: string;
+  leaseMs: number;
+  max: number;
+  /** Groups at their limit: left out in SQL. */
+  full: FullGroups;
+  /** Picks what fits the sender's limits among the due deliveries, given oldest first. */
+  choose: (due: DueDelivery[], max: number) => DueDelivery[];
 }
 
 export interface AttemptRecord {
@@ -35,6 +52,14 @@ export interface AttemptRecord {
 
 /** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
 export const AUTO_DISABLE_AFTER = 10;
+
+/** A delivery a claim may take, with the receiver its limit counts. */
+export type DueDelivery = DeliveryRow & { receiver: string };
+
+/** Rows written before migration 0007 may lack their receiver. */
+function withReceiver(row: DeliveryRow): DueDelivery {
+  return { ...row, receiver: row.receiver ?? receiverOf(row.request_url) };
+}
 
 function matches(sub: Subscription, type: string, payload: Record<string, unknown>): boolean {
   if (!sub.eventTypes.includes(type)) return false;
@@ -94,8 +119,14 @@ export class DeliveryStore {
     return row.id;
   }
 
-  /** Leases due deliveries (pending or waiting for retry) with their subscriptions. */
-  async claim(input: { owner: string; now: string; leaseMs: number; max: number; roomFor: (subscriptionId: string) => number; full?: string[] }): Promise<ClaimedDelivery[]> {
+  /**
+   * Leases due deliveries (pending or waiting for retry) with their subscriptions, and starts
+   * their next attempt: attempt_number counts attempts when they start, so an attempt cut short
+   * by a crash still counts. A delivery whose lease ran out was interrupted mid-attempt: that
+   * attempt is logged as INTERRUPTED here, and the delivery is taken again if it has a retry
+   * left, or failed if not.
+   */
+  async claim(input: ClaimInput): Promise<ClaimedDelivery[]> {
     if (input.max <= 0) return [];
     return this.db.transaction().execute(async (trx) => {
       // next_attempt_at is set exactly while a delivery is pending or retrying, so its index
@@ -107,36 +138,95 @@ export class DeliveryStore {
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', input.now)]))
         .orderBy('next_attempt_at')
         .limit(input.max * 2);
-      // Subscriptions with no room left are left out in SQL, so a backlog for one slow
-      // receiver cannot fill the window and starve the deliveries of others.
-      if (input.full && input.full.length > 0) query = query.where('subscription_id', 'not in', input.full);
+      // Groups at their limit are left out in SQL, so the backlog of one slow subscription,
+      // receiver or key cannot fill the window and starve the deliveries of others.
+      const { subscriptions, owners, receivers } = input.full;
+      if (subscriptions.length > 0) query = query.where('subscription_id', 'not in', subscriptions);
+      if (owners.length > 0) query = query.where('owner_id', 'not in', owners);
+      if (receivers.length > 0) query = query.where('receiver', 'not in', receivers);
       if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      // Take no more of one subscription than it has room for, so nothing is leased only to wait.
-      const taken = new Map<string, number>();
-      const due: DeliveryRow[] = [];
-      for (const d of await query.execute()) {
-        const n = taken.get(d.subscription_id) ?? 0;
-        if (n >= input.roomFor(d.subscription_id)) continue;
-        taken.set(d.subscription_id, n + 1);
-        due.push(d);
-        if (due.length >= input.max) break;
-      }
+      const due = input.choose((await query.execute()).map(withReceiver), input.max);
       if (due.length === 0) return [];
-      const leaseUntil = new Date(Date.parse(input.now) + input.leaseMs).toISOString();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ lease_owner: input.owner, lease_until: leaseUntil })
-        .where('id', 'in', due.map((d) => d.id))
-        .execute();
       const subIds = [...new Set(due.map((d) => d.subscription_id))];
       const subs = new Map((await trx.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', subIds).execute()).map((r) => [r.id, fromRow(r)]));
-      const claimed: ClaimedDelivery[] = [];
+
+      const fresh: DueDelivery[] = [];
+      const resumed: Array<{ row: DueDelivery; attemptNumber: number }> = [];
       for (const d of due) {
-        const subscription = subs.get(d.subscription_id);
-        if (subscription) claimed.push({ delivery: { ...d, lease_owner: input.owner, lease_until: leaseUntil }, subscription });
+        const sub = subs.get(d.subscription_id);
+        if (!sub) continue;
+        if (d.lease_owner === null) {
+          fresh.push(d);
+          continue;
+        }
+        const interrupted = await this.logInterrupted(trx, d, input.now);
+        if (hasRetryLeft(interrupted, sub.maxRetries)) resumed.push({ row: d, attemptNumber: interrupted + 1 });
+        else await this.failInterrupted(trx, d, interrupted, input.now);
+      }
+
+      const leaseUntil = new Date(Date.parse(input.now) + input.leaseMs).toISOString();
+      const lease = { lease_owner: input.owner, lease_until: leaseUntil, attempt_started_at: input.now };
+      if (fresh.length > 0) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({ ...lease, attempt_number: eb('attempt_number', '+', 1) }))
+          .where('id', 'in', fresh.map((d) => d.id))
+          .execute();
+      }
+      for (const r of resumed) {
+        await trx.updateTable('webhook_deliveries').set({ ...lease, attempt_number: r.attemptNumber }).where('id', '=', r.row.id).execute();
+      }
+      const claimed: ClaimedDelivery[] = [];
+      const started = [...fresh.map((row) => ({ row, attemptNumber: row.attempt_number + 1 })), ...resumed];
+      for (const { row, attemptNumber } of started) {
+        const subscription = subs.get(row.subscription_id);
+        if (subscription) claimed.push({ delivery: { ...row, ...lease, attempt_number: attemptNumber }, subscription });
       }
       return claimed;
     });
+  }
+
+  /** Logs the attempt a dead sender left unfinished; returns its number. */
+  private async logInterrupted(trx: Transaction<Database>, d: DeliveryRow, now: string): Promise<number> {
+    // A lease taken before migration 0007 had not counted its attempt yet.
+    const attemptNumber = d.attempt_started_at === null ? d.attempt_number + 1 : d.attempt_number;
+    const startedAt = d.attempt_started_at ?? d.lease_until ?? now;
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: d.id,
+        attempt_number: attemptNumber,
+        started_at: startedAt,
+        response_status: null,
+        // Until the takeover: when the sender died is not known.
+        duration_ms: Math.max(0, Date.parse(now) - Date.parse(startedAt)),
+        error_code: INTERRUPTED,
+        error_message: 'The sender stopped before this attempt finished (its lease ran out); the receiver may or may not have received it',
+        response_body: null,
+      })
+      .execute();
+    return attemptNumber;
+  }
+
+  private async failInterrupted(trx: Transaction<Database>, d: DeliveryRow, attemptNumber: number, now: string): Promise<void> {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status: 'failed',
+        attempt_number: attemptNumber,
+        next_attempt_at: null,
+        lease_owner: null,
+        lease_until: null,
+        attempt_started_at: null,
+        response_status: null,
+        response_duration_ms: null,
+        error_code: INTERRUPTED,
+        error_message: `The last attempt (${attemptNumber}) was interrupted and no retry is left`,
+        finished_at: now,
+      })
+      .where('id', '=', d.id)
+      .execute();
+    await this.countFinal(trx, d.subscription_id, d.is_test === 1, 'failed', now);
   }
 
   /** Extends the leases `owner` holds: a live sender's heartbeat. */
@@ -177,6 +267,7 @@ export class DeliveryStore {
         next_attempt_at: a.result === 'retry' ? (a.nextAttemptAt ?? a.finishedAt) : null,
         lease_owner: null,
         lease_until: null,
+        attempt_started_at: null,
         response_status: a.statusCode ?? null,
         response_duration_ms: a.durationMs,
         error_code: a.result === 'delivered' ? null : (a.errorCode ?? null),
@@ -185,8 +276,10 @@ export class DeliveryStore {
         finished_at: a.result === 'retry' ? null : a.finishedAt,
       })
       .where('id', '=', a.deliveryId)
-      // Only the sender that holds the lease may record: a sender that lost it changes nothing.
+      // Only the sender that holds the lease, for the attempt it started, may record: a sender
+      // that lost the lease (or is late for an attempt since taken over) changes nothing.
       .where('lease_owner', '=', a.leaseOwner)
+      .where('attempt_number', '=', a.attemptNumber)
       .where('status', 'in', ['pending', 'retrying'])
       .returning(['subscription_id', 'is_test'])
       .executeTakeFirst();
@@ -273,5 +366,7 @@ function newDelivery(input: { sub: Subscription; eventId: string | null; eventTy
     created_at: input.now,
     delivered_at: null,
     finished_at: tooLarge ? input.now : null,
+    receiver: receiverOf(input.sub.webhookUrl),
+    attempt_started_at: null,
   };
 }

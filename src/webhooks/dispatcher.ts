@@ -8,6 +8,7 @@ import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
 import { serviceSignature, standardWebhooksSignature } from './signing.js';
+import { DeliverySlots } from './slots.js';
 
 export interface DispatcherOptions {
   deliveries: DeliveryStore;
@@ -19,6 +20,10 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Deliveries in flight per subscription: a slow receiver cannot hold the others back. */
   perSubscription: number;
+  /** Deliveries in flight per API key: one tenant cannot take every slot. */
+  perOwner: number;
+  /** Deliveries in flight per receiver (URL origin), whoever's they are. */
+  perReceiver: number;
   leaseMs: number;
   /** Length of one retry "minute". */
   retryUnitMs: number;
@@ -54,10 +59,12 @@ export class WebhookDispatcher {
   private readonly unrecorded: Array<{ record: AttemptRecord; done: () => void }> = [];
   private flushing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly perSubscription = new Map<string, number>();
+  private readonly slots: DeliverySlots;
   private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly o: DispatcherOptions) {}
+  constructor(private readonly o: DispatcherOptions) {
+    this.slots = new DeliverySlots({ total: o.concurrency, perSubscription: o.perSubscription, perOwner: o.perOwner, perReceiver: o.perReceiver });
+  }
 
   private readonly onRecorded = (): void => this.fanOutWakeup.wake();
 
@@ -159,20 +166,27 @@ export class WebhookDispatcher {
           await this.sendWakeup.sleep(this.o.pollMs);
           continue;
         }
-        const roomFor = (id: string) => this.o.perSubscription - (this.perSubscription.get(id) ?? 0);
-        const full = [...this.perSubscription].filter(([, n]) => n >= this.o.perSubscription).map(([id]) => id);
-        claimed = free > 0 ? await this.o.deliveries.claim({ owner: this.workerId, now: this.o.clock().toISOString(), leaseMs: this.o.leaseMs, max: free, roomFor, full }) : [];
+        claimed =
+          free > 0
+            ? await this.o.deliveries.claim({
+                owner: this.workerId,
+                now: this.o.clock().toISOString(),
+                leaseMs: this.o.leaseMs,
+                max: free,
+                full: this.slots.full(),
+                choose: (due, max) => this.slots.choose(due, max),
+              })
+            : [];
       } catch (error) {
         this.o.logger.error({ err: error }, 'webhook claim failed; retrying');
       }
       for (const c of claimed) {
-        this.perSubscription.set(c.subscription.id, (this.perSubscription.get(c.subscription.id) ?? 0) + 1);
+        const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
+        this.slots.take(key);
         const task = this.deliver(c)
           .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
           .finally(() => {
-            const n = (this.perSubscription.get(c.subscription.id) ?? 1) - 1;
-            if (n <= 0) this.perSubscription.delete(c.subscription.id);
-            else this.perSubscription.set(c.subscription.id, n);
+            this.slots.release(key);
             this.inFlight.delete(task);
             this.wakeSender();
           });
@@ -185,7 +199,8 @@ export class WebhookDispatcher {
   private async deliver(claimed: ClaimedDelivery): Promise<void> {
     const { delivery, subscription } = claimed;
     const started = this.o.clock();
-    const attemptNumber = delivery.attempt_number + 1;
+    // The claim counted this attempt when it started it.
+    const attemptNumber = delivery.attempt_number;
     const outcome: AttemptOutcome = await sendWebhook({
       url: delivery.request_url,
       body: delivery.payload,

@@ -7,6 +7,7 @@ import type { CreateWebhookBody, DeliveriesQuery, UpdateWebhookBody } from './sc
 import { validateWebhookUrl } from './sender.js';
 import { generateWebhookSecret } from './signing.js';
 import type { Subscription, SubscriptionFields, SubscriptionStore } from './subscription-store.js';
+import type { TestRateLimit } from './test-rate-limit.js';
 import { attemptRecord, deliveryRecord, subscriptionDetail, subscriptionListItem } from './views.js';
 
 export interface WebhookServiceDeps {
@@ -14,6 +15,8 @@ export interface WebhookServiceDeps {
   deliveries: DeliveryStore;
   clock: Clock;
   allowPrivateAddresses: boolean;
+  /** The rate limit of test deliveries; none when absent. */
+  testLimit?: TestRateLimit;
   /** Wakes the dispatcher after a test or replay. */
   onDeliveryQueued?: () => void;
 }
@@ -38,6 +41,13 @@ export class WebhookService {
   private async subscription(ownerId: string, id: string): Promise<Subscription> {
     const sub = await this.deps.subscriptions.find(ownerId, id);
     if (!sub) throw notFound('webhook');
+    return sub;
+  }
+
+  /** An inactive subscription receives nothing, asked for or not. */
+  private async activeSubscription(ownerId: string, id: string, what: string): Promise<Subscription> {
+    const sub = await this.subscription(ownerId, id);
+    if (!sub.isActive) throw conflict('Subscription inactive', `The subscription is inactive${sub.disabledReason ? ` (${sub.disabledReason})` : ''}; activate it before ${what}`);
     return sub;
   }
 
@@ -106,8 +116,10 @@ export class WebhookService {
   }
 
   async test(ownerId: string, id: string): Promise<{ delivery_id: string }> {
-    const sub = await this.subscription(ownerId, id);
-    const now = this.deps.clock().toISOString();
+    const sub = await this.activeSubscription(ownerId, id, 'sending a test delivery');
+    const clock = this.deps.clock();
+    this.deps.testLimit?.check(ownerId, sub.id, clock.getTime());
+    const now = clock.toISOString();
     const body = JSON.stringify({ message: 'This is a test delivery from the crawl service', timestamp: now, webhook_id: sub.id });
     const deliveryId = await this.deps.deliveries.insertDirect({ sub, eventType: 'webhook.test', body, now, isTest: true });
     this.deps.onDeliveryQueued?.();
@@ -115,7 +127,7 @@ export class WebhookService {
   }
 
   async replay(ownerId: string, id: string, deliveryId: string): Promise<{ delivery_id: string; status: 'pending' }> {
-    const sub = await this.subscription(ownerId, id);
+    const sub = await this.activeSubscription(ownerId, id, 'replaying a delivery');
     const original = await this.deps.deliveries.find(sub.id, deliveryId);
     if (!original) throw notFound('delivery');
     if (original.status !== 'failed') throw conflict('Delivery not failed', `Only failed deliveries can be replayed; this one is ${original.status}`);

@@ -49,6 +49,13 @@ it('loses no delivery across a SIGKILL: in-flight and retry-waiting deliveries a
   const [failedOnce] = await flaky.waitFor(1, 10_000);
   const hangingId = String(inFlight?.headers['x-webhook-delivery-id']);
   const flakyId = String(failedOnce?.headers['x-webhook-delivery-id']);
+  // The 503 is recorded (the delivery waits for its retry) before the kill.
+  for (const deadline = Date.now() + 10_000; ; ) {
+    const list = (await call(first.url, 'GET', `/v1/webhooks/${String(b.webhook_id)}/deliveries`)).data;
+    if (list[0]?.status === 'retrying') break;
+    assert.ok(Date.now() < deadline, `the 503 was not recorded: ${JSON.stringify(list)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
   first.child.kill('SIGKILL');
   await first.exited;
 
@@ -69,6 +76,14 @@ it('loses no delivery across a SIGKILL: in-flight and retry-waiting deliveries a
         if (list[0]?.status === 'delivered') {
           assert.equal(list.length, 1);
           assert.equal(list[0]?.uuid, id);
+          // Each receiver saw two requests, and the delivery says so: the killed attempt counts
+          // (in the log as INTERRUPTED for the one cut off mid-request).
+          const one = (await call(second.url, 'GET', `/v1/webhooks/${String(sub)}/deliveries/${id}`)).data as unknown as { attempt_number: number; attempts: Array<Record<string, unknown>> };
+          assert.equal(one.attempt_number, 2);
+          assert.deepEqual(one.attempts.map((x) => [x.attempt_number, x.error_code, x.response_status]), [
+            [1, id === hangingId ? 'INTERRUPTED' : 'HTTP_503', id === hangingId ? null : 503],
+            [2, null, 200],
+          ]);
           break;
         }
         assert.ok(Date.now() < deadline, `delivery ${id} not delivered: ${JSON.stringify(list)}`);

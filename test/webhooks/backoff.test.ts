@@ -1,7 +1,7 @@
 // The delivery retry schedule as a table: interface 6.3's example and the edges.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { nextRetryDelayMs } from '../../src/webhooks/backoff.js';
+import { hasRetryLeft, nextRetryDelayMs } from '../../src/webhooks/backoff.js';
 
 const MIN = 60_000;
 
@@ -33,4 +33,16 @@ it('gives the defaults attempts at 0, 1, 3 and 7 minutes', () => {
     times.push(at / MIN);
   }
   assert.deepEqual(times, [0, 1, 3, 7]);
+});
+
+it('allows 1 + max_retries attempts in all, however an attempt ended', () => {
+  const table: Array<[attempt: number, maxRetries: number, expected: boolean]> = [
+    [1, 0, false],
+    [1, 3, true],
+    [3, 3, true],
+    [4, 3, false],
+    [10, 10, true],
+    [11, 10, false],
+  ];
+  for (const [attempt, maxRetries, expected] of table) assert.equal(hasRetryLeft(attempt, maxRetries), expected, `attempt ${attempt}, max ${maxRetries}`);
 });
