@@ -28,6 +28,7 @@ import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { taskRoutes } from './tasks/routes.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { TaskService } from './tasks/service.js';
+import { connectionErrorLogger } from './store/connection-errors.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
@@ -61,7 +62,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const clock = options.clock ?? acceleratedClock(config.clockSpeedup, config.clockAnchorMs);
   const roles = options.roles ?? { worker: true };
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema });
+  const db = await openDatabase(
+    { url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema },
+    { onConnectionError: connectionErrorLogger(logger) },
+  );
   try {
     const applied = await migrateToLatest(db.kysely);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
