@@ -1,4 +1,5 @@
 // Wires the service together from its settings: store, keys, pipeline, HTTP server.
+import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -172,6 +173,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
+      probeStore: () => sql`select 1`.execute(db.kysely),
       routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
     const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });

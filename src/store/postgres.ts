@@ -8,7 +8,7 @@ import type { Db } from './database.js';
 pg.types.setTypeParser(20, (value) => Number(value));
 
 /** How long taking a connection may wait before the request fails (a database that does not answer). */
-const CONNECT_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 3000;
 
 export async function openPostgres(url: string, schema?: string, onConnectionError: (error: Error) => void = () => undefined): Promise<Db> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {

@@ -39,7 +39,7 @@ async function eventually(what: string, budgetMs: number, check: () => Promise<b
   }
 }
 
-describe('PostgreSQL restarts', () => {
+describe('PostgreSQL restarts and outages', () => {
   let admin: pg.Client;
   let proxy: TcpProxy;
   let api: RunningService;
@@ -100,4 +100,41 @@ describe('PostgreSQL restarts', () => {
     await eventually('a request that needs the store succeeds again', 5000, async () => (await storeAnswers(api)) === 404);
     alive();
   });
+
+  for (const mode of ['refuse', 'blackhole'] as const) {
+    it(`answers 503 DATABASE_UNAVAILABLE within 5 s during an outage (${mode}), /health says so, and all is back after it`, async () => {
+      await eventually('the store answers', 5000, async () => (await storeAnswers(api)) === 404);
+      proxy.mode = mode;
+      proxy.cutAll();
+      try {
+        const started = Date.now();
+        const res = await fetch(`${api.url}/v1/crawl/${randomUUID()}/status`, { headers: { authorization: `Bearer ${KEY}` } });
+        const body = (await res.json()) as { success: boolean; error: string; code: string; message: string };
+        assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
+        assert.equal(res.status, 503);
+        assert.equal(body.success, false);
+        assert.equal(body.code, 'DATABASE_UNAVAILABLE');
+        assert.ok(Number(res.headers.get('retry-after')) > 0, 'Retry-After');
+
+        const create = await fetch(`${api.url}/v1/crawl`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: 'https://example.com/' }),
+        });
+        assert.equal(create.status, 503, 'a create during the outage is refused, not half-done');
+
+        const health = await fetch(`${api.url}/health`);
+        const report = (await health.json()) as { success: boolean; status: string; database?: string };
+        assert.equal(health.status, 503);
+        assert.equal(report.success, false);
+        assert.match(JSON.stringify(report), /database/i);
+        alive();
+      } finally {
+        proxy.mode = 'pass';
+      }
+      await eventually('/health is 200 again', 5000, async () => (await fetch(`${api.url}/health`)).status === 200);
+      await eventually('a request that needs the store succeeds again', 5000, async () => (await storeAnswers(api)) === 404);
+      alive();
+    });
+  }
 });
