@@ -1,6 +1,6 @@
 // Versioned schema migrations, written once with Kysely's schema builder for SQLite and PostgreSQL.
 import type { Database } from './schema.js';
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
@@ -299,7 +299,12 @@ export const latestMigration = Object.keys(migrations).sort().at(-1) ?? '';
 /** Applies every pending migration; returns the names applied now. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Migrations run before the typed schema exists, so they see an untyped database.
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider });
+  const untyped = db as unknown as Kysely<unknown>;
+  // Kysely decides whether its own tables exist by listing the tables of EVERY schema: with
+  // another schema's kysely_migration_lock visible (tests give each run a schema of one shared
+  // database), it skips creating ours and then fails to read it. Naming our schema scopes that check.
+  const schema = isSqlite(untyped) ? undefined : (await sql<{ schema: string }>`select current_schema() as schema`.execute(untyped)).rows[0]?.schema;
+  const migrator = new Migrator({ db: untyped, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
