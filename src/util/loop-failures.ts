@@ -1,11 +1,14 @@
 // How a background loop lives through failing steps: log an outage once, back off with a cap, say when it is over.
-import type { Logger } from 'pino';
+import type { BaseLogger } from 'pino';
 import { classifyStoreError } from '../store/store-errors.js';
+
+/** The cap of every background loop's back-off: once the store is back, work resumes within it. */
+export const LOOP_BACKOFF_CAP_MS = 5000;
 
 export interface LoopFailuresOptions {
   /** Names the loop in its log lines ("crawl loop", "scheduler tick", ...). */
   name: string;
-  logger: Logger;
+  logger: Pick<BaseLogger, 'info' | 'warn' | 'error'>;
   /** First wait after a failure; doubles with each further failure in a row, up to capMs. */
   baseMs: number;
   capMs: number;
