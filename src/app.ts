@@ -1,4 +1,5 @@
 // Wires the service together from its settings: store, keys, pipeline, HTTP server.
+import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -29,6 +30,7 @@ import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { taskRoutes } from './tasks/routes.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { TaskService } from './tasks/service.js';
+import { connectionErrorLogger } from './store/connection-errors.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
@@ -62,7 +64,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const clock = options.clock ?? acceleratedClock(config.clockSpeedup, config.clockAnchorMs);
   const roles = options.roles ?? { worker: true };
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema });
+  const db = await openDatabase(
+    { url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema },
+    { onConnectionError: connectionErrorLogger(logger) },
+  );
   try {
     const applied = await migrateToLatest(db.kysely);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
@@ -172,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
       version: VERSION,
+      probeStore: () => sql`select 1`.execute(db.kysely),
       routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
     const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });

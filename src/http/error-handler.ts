@@ -1,6 +1,7 @@
 // Maps every failure to the API's JSON error shapes: known ApiErrors, Fastify's own errors, 404/405, and faults.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, validationError } from './errors.js';
+import { classifyStoreError } from '../store/store-errors.js';
+import { ApiError, databaseUnavailable, STORE_RETRY_AFTER_S, storageFull, validationError } from './errors.js';
 import type { RouteTable } from './route-table.js';
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -39,6 +40,13 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteTable): 
     if (error instanceof ApiError) return send(reply, error);
     const known = fromFastifyError(error);
     if (known) return send(reply, known);
+    const storeFailure = classifyStoreError(error);
+    if (storeFailure) {
+      // Logged without the stack: an outage makes every request fail alike.
+      request.log.warn({ err: { message: error.message }, route: request.routeOptions.url }, `store ${storeFailure}`);
+      void reply.header('retry-after', String(STORE_RETRY_AFTER_S));
+      return send(reply, storeFailure === 'full' ? storageFull() : databaseUnavailable());
+    }
     // A fault of ours: log it with context, answer without internals.
     request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
     return reply.status(500).send({

@@ -55,3 +55,22 @@ export function notFound(thing: string): ApiError {
 export function conflict(error: string, message: string): ApiError {
   return new ApiError(409, { error, message });
 }
+
+/** Seconds a client should wait before retrying while the database is out of reach. */
+export const STORE_RETRY_AFTER_S = 5;
+
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, {
+    error: 'Service unavailable',
+    code: 'DATABASE_UNAVAILABLE',
+    message: 'The database is unreachable right now; nothing was changed. Retry in a few seconds.',
+  });
+}
+
+export function storageFull(): ApiError {
+  return new ApiError(507, {
+    error: 'Insufficient storage',
+    code: 'STORAGE_FULL',
+    message: 'The service has no storage space left; nothing was changed. Retry once space is freed.',
+  });
+}

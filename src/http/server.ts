@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
+import { registerHealth } from './health.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteTable } from './route-table.js';
 import { zodValidatorCompiler } from './validation.js';
@@ -13,6 +14,8 @@ export interface ServerOptions {
   keys: ApiKeys;
   bodyLimitBytes: number;
   version: string;
+  /** A trivial query of the store, for /health; it may throw or hang while the database is out of reach. */
+  probeStore: () => Promise<unknown>;
   /** Registers the capability routes (scrape, crawl, ...). */
   routes: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -68,7 +71,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   await registerOpenApi(app, options.version);
-  app.get('/health', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
+  registerHealth(app, options.probeStore);
   for (const register of options.routes) await register(app);
   return app;
 }

@@ -8,7 +8,8 @@ import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
 import { type Clock, iso } from '../util/time.js';
 import { type Capabilities, unsupportedOptions } from './capabilities.js';
-import { classifyPageError, scrapeFailedError } from './failures.js';
+import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
+import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
 import { type PageResult, type PipelineDeps, runPage } from './pipeline.js';
 import { type ScrapeRequest, resolvePageOptions } from './schema.js';
 
@@ -63,10 +64,13 @@ export class ScrapeService {
     try {
       page = await runPage(url, options, this.deps.pipeline, { readCache: true, signal, job: { ownerId, jobId } });
     } catch (error) {
-      const failure = classifyPageError(error);
-      if (failure.code === 'INTERNAL') this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
+      // The store failing under the page (a full disk, an outage) is not the page's failure: the
+      // answer is the store's 507/503, and the job is marked failed if the store still takes it.
+      const storeFailure = classifyStoreError(error);
+      const failure = storeFailure ? storeFailureOfPage(storeFailure) : classifyPageError(error);
+      if (failure.code === 'INTERNAL' && !storeFailure) this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
       const finishedAt = iso(clock());
-      await db.transaction().execute(async (trx) => {
+      const recorded = db.transaction().execute(async (trx) => {
         await updateJob(trx, jobId, {
           status: 'failed',
           finished_at: finishedAt,
@@ -92,6 +96,11 @@ export class ScrapeService {
           },
         });
       });
+      if (storeFailure) {
+        await recorded.catch(() => undefined);
+        throw error;
+      }
+      await recorded;
       throw scrapeFailedError(failure, { job_id: jobId, url, status: 'failed' });
     }
 
@@ -125,4 +134,11 @@ export class ScrapeService {
     });
     return { job_id: jobId, status: 'completed', ...page };
   }
+}
+
+function storeFailureOfPage(kind: StoreFailure): PageFailure {
+  return {
+    code: 'INTERNAL',
+    message: kind === 'full' ? 'The service ran out of storage space while saving the page' : 'The database became unreachable while saving the page',
+  };
 }

@@ -40,9 +40,14 @@ function sqlitePath(target: DatabaseTarget): string {
   return file === ':memory:' ? file : path.resolve(file);
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Db> {
+export interface OpenOptions {
+  /** A connection of the database broke (server restart, network): reported, never thrown. */
+  onConnectionError?: (error: Error) => void;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Db> {
   if (isPostgresUrl(target.url)) {
-    return openPostgres(target.url as string, target.schema);
+    return openPostgres(target.url as string, target.schema, options.onConnectionError);
   }
   const file = sqlitePath(target);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });

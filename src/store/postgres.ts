@@ -7,7 +7,10 @@ import type { Db } from './database.js';
 // int8 columns (counts, sequence numbers) stay far below 2^53: read them as numbers.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export async function openPostgres(url: string, schema?: string): Promise<Db> {
+/** How long taking a connection may wait before the request fails (a database that does not answer). */
+const CONNECT_TIMEOUT_MS = 3000;
+
+export async function openPostgres(url: string, schema?: string, onConnectionError: (error: Error) => void = () => undefined): Promise<Db> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
   }
@@ -24,8 +27,17 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A restart or failover ends every session: pg emits 'error' on each client, through the pool
+  // for idle ones and on the client itself for one that is checked out. An 'error' event without
+  // a listener kills the process. The query in flight fails on its own, the pool drops the
+  // broken client and opens new connections on demand, so the error is only reported here
+  // (once, from the client's own listener; the pool's is there to keep the event handled).
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await sql`select 1`.execute(kysely);
   return {

@@ -4,6 +4,9 @@ import { Kysely, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } fr
 import type { Database } from './schema.js';
 import type { Db } from './database.js';
 
+/** A statement that reads nothing and changes nothing. */
+const NOTHING = 'select 1 where 0';
+
 /** Distinct SQL texts kept prepared; queries with IN lists of many lengths make the long tail. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -17,6 +20,10 @@ function withStatementCache(connection: SqliteDatabase.Database): KyselySqliteDa
   return {
     close: () => connection.close(),
     prepare(sql: string) {
+      // On SQLITE_FULL (and some I/O errors) SQLite has already rolled the transaction back by
+      // itself; the ROLLBACK that Kysely then sends would fail with "no transaction is active"
+      // and replace the error that says what happened. With no transaction open it does nothing.
+      if (!connection.inTransaction && /^\s*rollback\s*;?\s*$/i.test(sql)) return connection.prepare(NOTHING);
       let statement = cache.get(sql);
       if (statement) {
         cache.delete(sql);

@@ -9,6 +9,8 @@ import { recordEvent } from '../events/outbox.js';
 import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
+import { classifyStoreError } from '../store/store-errors.js';
+import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
 import type { Clock } from '../util/time.js';
 import { Wakeup } from '../util/wakeup.js';
 import { nextRun, zonedDay } from './cron/index.js';
@@ -39,8 +41,11 @@ export class Scheduler {
   private loop: Promise<void> = Promise.resolve();
   private readonly wakeup = new Wakeup();
   private readonly running = new Set<Promise<unknown>>();
+  private readonly failures: LoopFailures;
 
-  constructor(private readonly o: SchedulerOptions) {}
+  constructor(private readonly o: SchedulerOptions) {
+    this.failures = new LoopFailures({ name: 'scheduler', logger: o.logger, baseMs: o.tickMs, capMs: Math.max(o.tickMs, LOOP_BACKOFF_CAP_MS) });
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -66,8 +71,9 @@ export class Scheduler {
       try {
         await this.tick();
         wait = await this.sleepMs();
+        this.failures.succeeded();
       } catch (error) {
-        this.o.logger.error({ err: error }, 'scheduler tick failed; retrying');
+        wait = this.failures.failed(error);
       }
       await this.wakeup.sleep(wait);
     }
@@ -93,6 +99,8 @@ export class Scheduler {
       try {
         toStart.push(...(await this.fireBatch(due, now)));
       } catch (error) {
+        // An outage is the loop's to report and back off from; anything else is this batch's.
+        if (classifyStoreError(error) !== undefined) throw error;
         this.o.logger.error({ err: error, tasks: due.length }, 'firing scheduled tasks failed');
         break;
       }

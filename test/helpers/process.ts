@@ -24,9 +24,12 @@ export function runCli(args: string[], env: Record<string, string>): { status: n
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Starts `serve` on a free port and resolves once it listens. */
-export async function startService(env: Record<string, string>): Promise<RunningService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+/**
+ * Starts `serve` (or `api`) on a free port and resolves once it listens; a `worker` resolves once
+ * its roles run, with an empty `url`.
+ */
+export async function startService(env: Record<string, string>, role: 'serve' | 'api' | 'worker' = 'serve'): Promise<RunningService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, role], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,10 +42,11 @@ export async function startService(env: Record<string, string>): Promise<Running
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}\n${err}`)), 30_000);
     const check = () => {
-      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
+      const ready = role === 'worker' ? '"msg":"worker running"' : '"msg":"listening"';
+      const line = out.split('\n').find((l) => l.includes(ready));
       if (line) {
         clearTimeout(timer);
-        resolve((JSON.parse(line) as { address: string }).address);
+        resolve(role === 'worker' ? '' : (JSON.parse(line) as { address: string }).address);
       }
     };
     child.stdout?.on('data', check);

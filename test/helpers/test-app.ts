@@ -34,7 +34,7 @@ export async function startTestApp(
   });
   const app = await createApp({
     config,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     clock: options.clock ?? systemClock,
     databaseSchema: database.target.schema,
   });

@@ -1,0 +1,35 @@
+// GET /health (readiness: the store answers) and GET /health/live (liveness: the process answers).
+import type { FastifyInstance } from 'fastify';
+import { STORE_RETRY_AFTER_S } from './errors.js';
+
+/** A probe of the store must answer within this, or the store counts as unreachable. */
+const STORE_PROBE_TIMEOUT_MS = 2000;
+
+async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `probeStore` runs a trivial query; it may throw or hang while the database is out of reach. */
+export function registerHealth(app: FastifyInstance, probeStore: () => Promise<unknown>): void {
+  app.get('/health/live', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+    if (await within(STORE_PROBE_TIMEOUT_MS, probeStore())) return { success: true, status: 'ok' };
+    void reply.status(503).header('retry-after', String(STORE_RETRY_AFTER_S));
+    return {
+      success: false,
+      status: 'unavailable',
+      error: 'Service unavailable',
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'The database is unreachable',
+      checks: { database: 'unreachable' },
+    };
+  });
+}
