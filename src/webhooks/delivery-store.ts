@@ -230,8 +230,15 @@ export class DeliveryStore {
   }
 
   /** Extends the leases `owner` holds: a live sender's heartbeat. */
-  async renewLeases(owner: string, until: string): Promise<void> {
-    await this.db.updateTable('webhook_deliveries').set({ lease_until: until }).where('lease_owner', '=', owner).where('status', 'in', ['pending', 'retrying']).execute();
+  async renewLeases(owner: string, ids: readonly string[], until: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until })
+      .where('lease_owner', '=', owner)
+      .where('id', 'in', [...ids])
+      .where('status', 'in', ['pending', 'retrying'])
+      .execute();
   }
 
   /**

@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../util/time.js';
+import { classifyStoreError } from '../store/store-errors.js';
+import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
 import { Wakeup } from '../util/wakeup.js';
 import { outboxSignal } from '../events/outbox.js';
 import { nextRetryDelayMs } from './backoff.js';
@@ -61,9 +63,20 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly slots: DeliverySlots;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Deliveries this process is sending or recording: the only leases its heartbeat renews. */
+  private readonly leased = new Set<string>();
+  /** Set by stop() once its wait is over: outcomes still unwritten are left to the leases. */
+  private abandoned = false;
+  private readonly fanOutFailures: LoopFailures;
+  private readonly claimFailures: LoopFailures;
+  private readonly recordFailures: LoopFailures;
 
   constructor(private readonly o: DispatcherOptions) {
     this.slots = new DeliverySlots({ total: o.concurrency, perSubscription: o.perSubscription, perOwner: o.perOwner, perReceiver: o.perReceiver });
+    const backoff = (name: string) => new LoopFailures({ name, logger: o.logger, baseMs: o.pollMs, capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS) });
+    this.fanOutFailures = backoff('webhook fan-out');
+    this.claimFailures = backoff('webhook claims');
+    this.recordFailures = backoff('webhook attempt records');
   }
 
   private readonly onRecorded = (): void => this.fanOutWakeup.wake();
@@ -71,6 +84,7 @@ export class WebhookDispatcher {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.abandoned = false;
     outboxSignal.on('recorded', this.onRecorded);
     this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
     this.heartbeat.unref();
@@ -93,6 +107,14 @@ export class WebhookDispatcher {
     outboxSignal.off('recorded', this.onRecorded);
     this.notify();
     await Promise.all(this.loops);
+    // Sends in flight finish and are recorded. While the store is out of reach their records
+    // cannot be written: stop waits for that at most a lease, then leaves them to their leases
+    // (another sender takes them over as interrupted attempts).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, this.o.leaseMs)))]);
+    clearTimeout(timer);
+    this.abandoned = true;
+    for (const unwritten of this.unrecorded.splice(0)) unwritten.done();
     await Promise.allSettled([...this.inFlight]);
     await this.flushing;
     if (this.heartbeat) clearInterval(this.heartbeat);
@@ -103,6 +125,7 @@ export class WebhookDispatcher {
    * (group commit). Resolves once this record is written.
    */
   private record(record: AttemptRecord): Promise<void> {
+    if (this.abandoned) return Promise.resolve();
     return new Promise((resolve) => {
       this.unrecorded.push({ record, done: resolve });
       this.flush();
@@ -114,31 +137,38 @@ export class WebhookDispatcher {
     this.flushing = (async () => {
       // A short pause gathers the attempts finishing meanwhile into the same commit.
       await new Promise((resolve) => setTimeout(resolve, 5));
-      while (this.unrecorded.length > 0) {
+      while (this.unrecorded.length > 0 && !this.abandoned) {
         const batch = this.unrecorded.splice(0, 200);
         try {
           await this.o.deliveries.recordAttempts(batch.map((b) => b.record));
+          this.recordFailures.succeeded();
         } catch (error) {
+          if (classifyStoreError(error) !== undefined) {
+            // The store is out of reach: the outcomes wait (their leases renewed) and are
+            // written once it is back. Dropping them would leave the deliveries leased for good.
+            this.unrecorded.unshift(...batch);
+            await new Promise((resolve) => setTimeout(resolve, this.recordFailures.failed(error)));
+            continue;
+          }
           // One bad record must not lose the others: write them one by one.
           this.o.logger.error({ err: error }, 'batched webhook attempt records failed; writing one by one');
           for (const b of batch) {
             await this.o.deliveries.recordAttempt(b.record).catch((e: unknown) => this.o.logger.error({ err: e, deliveryId: b.record.deliveryId }, 'webhook attempt record failed'));
           }
-        } finally {
-          for (const b of batch) b.done();
         }
+        for (const b of batch) b.done();
       }
     })().finally(() => {
       this.flushing = undefined;
-      if (this.unrecorded.length > 0) this.flush();
+      if (this.unrecorded.length > 0 && !this.abandoned) this.flush();
     });
   }
 
   private async renew(): Promise<void> {
     try {
-      await this.o.deliveries.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
-    } catch (error) {
-      this.o.logger.error({ err: error }, 'webhook lease renewal failed');
+      await this.o.deliveries.renewLeases(this.workerId, [...this.leased], new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
+    } catch {
+      // The loops report an outage; a lease that runs out meanwhile is taken over as interrupted.
     }
   }
 
@@ -146,10 +176,12 @@ export class WebhookDispatcher {
     while (!this.stopped) {
       try {
         const { events, deliveries } = await this.o.deliveries.fanOut(this.o.clock().toISOString());
+        this.fanOutFailures.succeeded();
         if (deliveries > 0) this.wakeSender();
         if (events > 0) continue;
       } catch (error) {
-        this.o.logger.error({ err: error }, 'webhook fan-out failed; retrying');
+        await this.fanOutWakeup.sleep(this.fanOutFailures.failed(error));
+        continue;
       }
       await this.fanOutWakeup.sleep(this.o.pollMs);
     }
@@ -177,15 +209,20 @@ export class WebhookDispatcher {
                 choose: (due, max) => this.slots.choose(due, max),
               })
             : [];
+        this.claimFailures.succeeded();
       } catch (error) {
-        this.o.logger.error({ err: error }, 'webhook claim failed; retrying');
+        await this.sendWakeup.sleep(this.claimFailures.failed(error));
+        continue;
       }
       for (const c of claimed) {
         const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
         this.slots.take(key);
+        this.leased.add(c.delivery.id);
         const task = this.deliver(c)
           .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
           .finally(() => {
+            // Its lease is no longer renewed: if its outcome was not recorded, it is taken over once the lease runs out.
+            this.leased.delete(c.delivery.id);
             this.slots.release(key);
             this.inFlight.delete(task);
             this.wakeSender();
