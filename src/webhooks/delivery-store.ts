@@ -22,6 +22,9 @@ export interface ClaimedDelivery {
 /** The error code of an attempt cut short by its sender's death, and of a delivery that ended so. */
 export const INTERRUPTED = 'INTERRUPTED';
 
+/** The error code of a queued delivery dropped because its subscription was deactivated. */
+export const SUBSCRIPTION_INACTIVE = 'SUBSCRIPTION_INACTIVE';
+
 export interface ClaimInput {
   /** The sender taking the leases. */
   owner: string;
@@ -155,6 +158,11 @@ export class DeliveryStore {
       for (const d of due) {
         const sub = subs.get(d.subscription_id);
         if (!sub) continue;
+        if (!sub.isActive) {
+          // An inactive subscription receives nothing (decisions.md), not even what it had queued.
+          await this.endInactive(trx, d, input.now);
+          continue;
+        }
         if (d.lease_owner === null) {
           fresh.push(d);
           continue;
@@ -206,6 +214,23 @@ export class DeliveryStore {
       })
       .execute();
     return attemptNumber;
+  }
+
+  private async endInactive(trx: Transaction<Database>, d: DeliveryRow, now: string): Promise<void> {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status: 'failed',
+        next_attempt_at: null,
+        lease_owner: null,
+        lease_until: null,
+        attempt_started_at: null,
+        error_code: SUBSCRIPTION_INACTIVE,
+        error_message: 'The subscription was deactivated before this delivery was sent; replay it once the subscription is active again',
+        finished_at: now,
+      })
+      .where('id', '=', d.id)
+      .execute();
   }
 
   private async failInterrupted(trx: Transaction<Database>, d: DeliveryRow, attemptNumber: number, now: string): Promise<void> {

@@ -82,6 +82,31 @@ describe('webhook API abuse', () => {
     await r.waitFor(1);
   });
 
+  it('sends nothing a subscription had queued once it is deactivated: the delivery ends failed, SUBSCRIPTION_INACTIVE', async () => {
+    const r = await receiver();
+    const id = await subscribe({ webhook_url: r.url }, OTHER_KEY);
+    const dispatcher = t.app.dispatcher;
+    assert.ok(dispatcher);
+    await dispatcher.stop();
+    let deliveryId: string;
+    try {
+      const res = await test(id, OTHER_KEY);
+      assert.equal(res.statusCode, 200, res.body);
+      deliveryId = res.json().data.delivery_id as string;
+      assert.equal((await t.request('PUT', `/v1/webhooks/${id}/deactivate`, { key: OTHER_KEY })).statusCode, 200);
+    } finally {
+      dispatcher.start();
+    }
+    const delivery = await until('the queued delivery to end', async () => {
+      const d = (await t.request('GET', `/v1/webhooks/${id}/deliveries/${deliveryId}`, { key: OTHER_KEY })).json().data;
+      return d.status === 'pending' || d.status === 'retrying' ? undefined : d;
+    });
+    assert.equal(delivery.status, 'failed');
+    assert.equal(delivery.error_code, 'SUBSCRIPTION_INACTIVE');
+    await new Promise((res) => setTimeout(res, 200));
+    assert.equal(r.requests.length, 0, 'the receiver got nothing');
+  });
+
   it('refuses to replay a delivery of a deactivated subscription with 409', async () => {
     const r = await receiver();
     r.setMode('status:404');
