@@ -370,15 +370,47 @@ function maxWidth(node: Node): number {
   }
 }
 
-/** Structural identity of a node (memoized: factoring asks for the same node many times). */
-const keys = new WeakMap<Node, string>();
-function structuralKey(node: Node): string {
-  let key = keys.get(node);
-  if (key === undefined) {
-    key = JSON.stringify(node);
-    keys.set(node, key);
+/**
+ * Structural identity of a node, as a short string: equal trees get equal keys. Hash-consed (a
+ * node's key is built from its children's interned ids), so keying a whole tree is linear in it.
+ */
+class Keys {
+  readonly #ids = new Map<string, number>();
+  readonly #keys = new WeakMap<Node, string>();
+
+  of(node: Node): string {
+    let key = this.#keys.get(node);
+    if (key === undefined) {
+      key = this.#signature(node);
+      let id = this.#ids.get(key);
+      if (id === undefined) {
+        id = this.#ids.size;
+        this.#ids.set(key, id);
+      }
+      key = `#${id}`;
+      this.#keys.set(node, key);
+    }
+    return key;
   }
-  return key;
+
+  #signature(node: Node): string {
+    switch (node.kind) {
+      case 'char':
+        return `c${node.set.negated ? '^' : ''}${node.set.ranges.join(',')}`;
+      case 'seq':
+        return `s(${node.items.map((item) => this.of(item)).join(' ')})`;
+      case 'alt':
+        return `a(${node.options.map((option) => this.of(option)).join(' ')})`;
+      case 'repeat':
+        return `r${node.min},${node.max}(${this.of(node.body)})`;
+      case 'wordBoundary':
+        return node.negated ? 'B' : 'b';
+      case 'lookahead':
+        return `l${node.negated ? '!' : '='}(${this.of(node.body)})`;
+      default:
+        return node.kind;
+    }
+  }
 }
 
 function itemsOf(node: Node): Node[] {
@@ -394,24 +426,24 @@ function sequence(items: Node[]): Node {
  * of alternatives does not change whether there is a match, and a list of rules that share a
  * prefix (`**\/*.pdf`, `**\/*.zip`, ...) then runs that prefix once instead of once per rule.
  */
-function factorAlternatives(options: readonly Node[]): Node {
+function factorAlternatives(options: readonly Node[], keys: Keys): Node {
   const lists: Array<{ items: Node[]; at: number }> = [];
   const seen = new Set<string>();
   for (const option of options) {
     for (const flat of option.kind === 'alt' ? option.options : [option]) {
-      const key = structuralKey(flat);
+      const key = keys.of(flat);
       if (seen.has(key)) continue;
       seen.add(key);
       lists.push({ items: itemsOf(flat), at: 0 });
     }
   }
-  return factorLists(lists);
+  return factorLists(lists, keys);
 }
 
-function factorLists(lists: Array<{ items: Node[]; at: number }>): Node {
+function factorLists(lists: Array<{ items: Node[]; at: number }>, keys: Keys): Node {
   const groups = new Map<string, Array<{ items: Node[]; at: number }>>();
   for (const list of lists) {
-    const key = list.at < list.items.length ? structuralKey(list.items[list.at]!) : '';
+    const key = list.at < list.items.length ? keys.of(list.items[list.at]!) : '';
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [list]);
     else group.push(list);
@@ -428,14 +460,52 @@ function factorLists(lists: Array<{ items: Node[]; at: number }>): Node {
     for (;;) {
       const first = members[0]!;
       if (first.at >= first.items.length) break;
-      const key = structuralKey(first.items[first.at]!);
-      if (!members.every((m) => m.at < m.items.length && structuralKey(m.items[m.at]!) === key)) break;
+      const key = keys.of(first.items[first.at]!);
+      if (!members.every((m) => m.at < m.items.length && keys.of(m.items[m.at]!) === key)) break;
       head.push(first.items[first.at]!);
       members = members.map((m) => ({ items: m.items, at: m.at + 1 }));
     }
-    options.push(sequence([...head, ...itemsOf(factorLists(members))]));
+    options.push(sequence([...head, ...itemsOf(factorLists(members, keys))]));
   }
   return options.length === 1 ? options[0]! : { kind: 'alt', options };
+}
+
+/** Instructions the Emitter writes for a node (lookahead bodies are programs of their own). */
+function programSize(node: Node, lookaheads: Node[]): number {
+  switch (node.kind) {
+    case 'empty':
+      return 0;
+    case 'seq':
+      return node.items.reduce((sum, item) => sum + programSize(item, lookaheads), 0);
+    case 'alt':
+      return node.options.reduce((sum, option) => sum + programSize(option, lookaheads), 0) + node.options.length - 1;
+    case 'repeat': {
+      const body = programSize(node.body, lookaheads);
+      // Every copy of the body is emitted again (a lookahead inside it too: count its body once).
+      const optional = node.max === Infinity ? 1 + body : (node.max - node.min) * (1 + body);
+      return optional + node.min * body;
+    }
+    case 'lookahead':
+      lookaheads.push(node.body);
+      return 1;
+    default:
+      return 1;
+  }
+}
+
+/** The checks compile() makes, on a tree: program sizes and lookahead reach, recursively. */
+function checkProgram(root: Node, nesting: number): void {
+  if (nesting > 8) throw new UnsupportedRegexError('lookaheads nested too deeply');
+  const lookaheads: Node[] = [];
+  // +1: the MATCH instruction.
+  if (programSize(root, lookaheads) + 1 > REGEX_LIMITS.maxProgramSize) throw new UnsupportedRegexError('pattern compiles to too large a program');
+  for (const body of lookaheads) {
+    const width = maxWidth(body);
+    if (width > REGEX_LIMITS.maxLookaheadWidth) {
+      throw new UnsupportedRegexError(`lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`);
+    }
+    checkProgram(body, nesting + 1);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -565,14 +635,15 @@ export class LinearRegex {
   static compile(sources: string | readonly string[]): LinearRegex {
     const list = typeof sources === 'string' ? [sources] : sources;
     const trees = list.map((source) => new Parser(source).parse());
-    const root = trees.length === 1 ? trees[0]! : factorAlternatives(trees);
-    return LinearRegex.#fromTree(root, 0, new Map(), startsAnchored(root));
+    const keys = new Keys();
+    const root = trees.length === 1 ? trees[0]! : factorAlternatives(trees, keys);
+    return LinearRegex.#fromTree(root, 0, new Map(), startsAnchored(root), keys);
   }
 
-  static #fromTree(root: Node, nesting: number, shared: Map<string, LinearRegex>, anchored: boolean): LinearRegex {
+  static #fromTree(root: Node, nesting: number, shared: Map<string, LinearRegex>, anchored: boolean, keys: Keys): LinearRegex {
     if (nesting > 8) throw new UnsupportedRegexError('lookaheads nested too deeply');
-    const emitter = new Emitter((body) => {
-      const key = structuralKey(body);
+    const emitter = new Emitter(keys, (body) => {
+      const key = keys.of(body);
       const known = shared.get(key);
       if (known !== undefined) return known;
       const width = maxWidth(body);
@@ -580,12 +651,20 @@ export class LinearRegex {
         throw new UnsupportedRegexError(`lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`);
       }
       // A lookahead body runs anchored at the position it is asked about.
-      const program = LinearRegex.#fromTree(body, nesting + 1, shared, true);
+      const program = LinearRegex.#fromTree(body, nesting + 1, shared, true, keys);
       shared.set(key, program);
       return program;
     });
     emitter.finish(root);
     return new LinearRegex(emitter, anchored);
+  }
+
+  /**
+   * Throws UnsupportedRegexError exactly when compile() would for one of these sources alone, without
+   * building a program (request validation checks each pattern this way, then compiles the list).
+   */
+  static check(sources: string | readonly string[]): void {
+    for (const source of typeof sources === 'string' ? [sources] : sources) checkProgram(new Parser(source).parse(), 0);
   }
 
   /** Is there a match anywhere in the input (RegExp.prototype.test without flags)? */
@@ -743,8 +822,13 @@ class Emitter {
   readonly lookaheads: LinearRegex[] = [];
   start = 0;
   #depth = 0;
+  /** Index of each distinct character test: `[^/]` or `a` appear many times in a pattern. */
+  readonly #testIndex = new Map<string, number>();
 
-  constructor(private readonly compileLookahead: (body: Node) => LinearRegex) {}
+  constructor(
+    private readonly keys: Keys,
+    private readonly compileLookahead: (body: Node) => LinearRegex,
+  ) {}
 
   finish(root: Node): void {
     const match = this.#emit(OP_MATCH);
@@ -774,9 +858,15 @@ class Emitter {
     switch (node.kind) {
       case 'empty':
         return out;
-      case 'char':
-        this.tests.push(new CharTest(node.set));
-        return this.#emit(OP_CHAR, this.tests.length - 1, -1, out);
+      case 'char': {
+        const key = this.keys.of(node);
+        let index = this.#testIndex.get(key);
+        if (index === undefined) {
+          index = this.tests.push(new CharTest(node.set)) - 1;
+          this.#testIndex.set(key, index);
+        }
+        return this.#emit(OP_CHAR, index, -1, out);
+      }
       case 'seq': {
         let entry = out;
         for (let i = node.items.length - 1; i >= 0; i--) entry = this.#node(node.items[i]!, entry);

@@ -15,7 +15,7 @@ export const PATH_RULE_LIMITS = {
   /** Characters of all patterns of one list together. */
   maxListLength: 8192,
   /** Nesting of `(`/`{` groups in one pattern: picomatch's own parse is super-linear in it. */
-  maxNesting: 16,
+  maxNesting: 8,
   /** Instructions one list compiles to (the per-character cost of a check is at most this). */
   maxProgramSize: REGEX_LIMITS.maxProgramSize,
   /** Longest path (or URL, for whole-URL rules) a rule is matched against; longer ones are undecided. */
@@ -120,11 +120,6 @@ function nestingDepth(pattern: string): number {
   return deepest;
 }
 
-/** The regex source picomatch compiles a glob to (the one its own matcher would run). */
-function regexSource(glob: string): string {
-  return picomatch.makeRe(glob, GLOB_OPTIONS).source;
-}
-
 /** What the user wrote that the linear matcher refuses, in glob terms. */
 function describeUnsupported(error: UnsupportedRegexError): string {
   const reason = error.message;
@@ -145,27 +140,61 @@ function describeUnsupported(error: UnsupportedRegexError): string {
  */
 export function pathPatternProblem(pattern: string): string | undefined {
   if (typeof pattern !== 'string') return 'Not a valid path pattern: must be a string';
-  if (pattern.length > MAX_PATTERN_LENGTH) return `Not a valid path pattern: longer than ${MAX_PATTERN_LENGTH} characters`;
-  if (CONTROL_CHARS.test(pattern)) return 'Not a valid path pattern: contains control characters';
-  if (nestingDepth(pattern) > PATH_RULE_LIMITS.maxNesting) return `Not a valid path pattern: groups nested more than ${PATH_RULE_LIMITS.maxNesting} deep`;
-  let globs: string[];
+  return analyze(pattern).problem;
+}
+
+/** A pattern checked once: why it is refused, or what it compiles from. */
+interface Analysis {
+  problem?: string;
+  wholeUrl?: boolean;
+  globs?: string[];
+  /** picomatch's regex source of each glob. */
+  sources?: string[];
+}
+
+// Validation, the list check and createScope ask about the same patterns in turn, and picomatch's
+// parse is the costly part, so each pattern is analyzed once (a bounded memo).
+const analyses = new Map<string, Analysis>();
+const MAX_ANALYSES = 1000;
+
+function analyze(pattern: string): Analysis {
+  let analysis = analyses.get(pattern);
+  if (analysis === undefined) {
+    analysis = findProblem(pattern);
+    if (analyses.size >= MAX_ANALYSES) analyses.clear();
+    analyses.set(pattern, analysis);
+  }
+  return analysis;
+}
+
+function refused(problem: string): Analysis {
+  return { problem: `Not a valid path pattern${problem === '' ? '' : `: ${problem}`}` };
+}
+
+function findProblem(pattern: string): Analysis {
+  if (pattern.length > MAX_PATTERN_LENGTH) return refused(`longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (CONTROL_CHARS.test(pattern)) return refused('contains control characters');
+  if (nestingDepth(pattern) > PATH_RULE_LIMITS.maxNesting) return refused(`groups nested more than ${PATH_RULE_LIMITS.maxNesting} deep`);
+  let prepared: PreparedPattern;
+  const sources: string[] = [];
   try {
-    globs = preparePattern(pattern).globs;
-    for (const glob of globs) {
+    prepared = preparePattern(pattern);
+    for (const glob of prepared.globs) {
       const re = picomatch.makeRe(glob, { ...GLOB_OPTIONS, strictBrackets: true });
       // picomatch gives up on some malformed braces with a regex that matches nothing.
-      if (re.source === '$^') return 'Not a valid path pattern';
+      if (re.source === '$^') return refused('');
+      sources.push(re.source);
     }
   } catch {
-    return 'Not a valid path pattern';
+    return refused('');
   }
   try {
-    LinearRegex.compile(globs.map(regexSource));
+    LinearRegex.check(sources);
   } catch (error) {
-    if (error instanceof UnsupportedRegexError) return `Not a valid path pattern: ${describeUnsupported(error)}`;
+    if (error instanceof UnsupportedRegexError) return refused(describeUnsupported(error));
     throw error;
   }
-  return undefined;
+  return { wholeUrl: prepared.wholeUrl, globs: prepared.globs, sources };
 }
 
 /** Is a path/URL pattern valid (see pathPatternProblem)? */
@@ -181,11 +210,12 @@ export function pathListProblem(patterns: readonly string[]): string | undefined
   if (patterns.length > PATH_RULE_LIMITS.maxPatterns) return `At most ${PATH_RULE_LIMITS.maxPatterns} patterns`;
   const total = patterns.reduce((sum, pattern) => sum + pattern.length, 0);
   if (total > PATH_RULE_LIMITS.maxListLength) return `The patterns of one list may have at most ${PATH_RULE_LIMITS.maxListLength} characters together (these have ${total})`;
+  // A bad pattern is reported on its own index, not again for the list.
+  if (!patterns.every(isValidPathPattern)) return undefined;
   try {
     compilePatterns(patterns);
   } catch (error) {
     if (error instanceof UnsupportedRegexError) return `The patterns of this list are too complex together: ${describeUnsupported(error)}`;
-    if (error instanceof TypeError) return undefined; // a bad pattern, reported on its own index
     throw error;
   }
   return undefined;
@@ -259,8 +289,8 @@ class CompiledRules {
   /** picomatch also counts a string equal to the glob as a match (`/wiki/Foo_(bar)` is a group in regex terms). */
   readonly #literals: Set<string>;
 
-  constructor(globs: string[]) {
-    this.#program = LinearRegex.compile(globs.map(regexSource));
+  constructor(globs: string[], sources: string[]) {
+    this.#program = LinearRegex.compile(sources);
     this.#literals = new Set(globs);
   }
 
@@ -276,18 +306,38 @@ class CompiledRules {
   }
 }
 
+// A crawl's lists are compiled at validation (the list check) and again when it starts: the last
+// few compiled lists are kept. Sharing one is safe: a match runs synchronously to its end.
+const compiledLists = new Map<string, PatternSet>();
+const MAX_COMPILED_LISTS = 32;
+
 /** Compiles a rule list once. Throws TypeError on an invalid pattern (validation should have caught it). */
 export function compilePatterns(patterns: readonly string[] | undefined): PatternSet {
-  const pathGlobs: string[] = [];
-  const urlGlobs: string[] = [];
-  for (const pattern of patterns ?? []) {
-    if (!isValidPathPattern(pattern)) throw new TypeError(`invalid path pattern: ${JSON.stringify(pattern)}`);
-    const prepared = preparePattern(pattern);
-    (prepared.wholeUrl ? urlGlobs : pathGlobs).push(...prepared.globs);
+  const key = JSON.stringify(patterns ?? []);
+  let set = compiledLists.get(key);
+  if (set === undefined) {
+    set = compileList(patterns ?? []);
+    if (compiledLists.size >= MAX_COMPILED_LISTS) compiledLists.delete(compiledLists.keys().next().value!);
+    compiledLists.set(key, set);
+  }
+  return set;
+}
+
+function compileList(patterns: readonly string[]): PatternSet {
+  const path = { globs: [] as string[], sources: [] as string[] };
+  const url = { globs: [] as string[], sources: [] as string[] };
+  for (const pattern of patterns) {
+    const analysis = typeof pattern === 'string' ? analyze(pattern) : refused('');
+    if (analysis.problem !== undefined) throw new TypeError(`invalid path pattern: ${JSON.stringify(pattern)}`);
+    const kind = analysis.wholeUrl ? url : path;
+    kind.globs.push(...analysis.globs!);
+    kind.sources.push(...analysis.sources!);
   }
   // Each kind is one program: a pass over a string checks all its rules at once.
-  const pathRules = pathGlobs.length === 0 ? undefined : new CompiledRules(pathGlobs);
-  const urlRules = urlGlobs.length === 0 ? undefined : new CompiledRules(urlGlobs);
+  const pathRules = path.globs.length === 0 ? undefined : new CompiledRules(path.globs, path.sources);
+  const urlRules = url.globs.length === 0 ? undefined : new CompiledRules(url.globs, url.sources);
+  const pathGlobs = path.globs;
+  const urlGlobs = url.globs;
   return {
     size: pathGlobs.length + urlGlobs.length,
     matches(subject: MatchSubject): boolean | undefined {
@@ -295,9 +345,10 @@ export function compilePatterns(patterns: readonly string[] | undefined): Patter
       if (strings.some((value) => value.length > PATH_RULE_LIMITS.maxSubjectLength)) return undefined;
       const characters = strings.reduce((sum, value) => sum + value.length, 0);
       const budget = { steps: PATH_RULE_LIMITS.baseSteps + PATH_RULE_LIMITS.stepsPerCharacter * characters };
-      const inPaths = pathRules?.matchesAny(subject.paths(), budget) ?? false;
+      // Not `?? false`: undefined (undecided) must reach the caller.
+      const inPaths = pathRules === undefined ? false : pathRules.matchesAny(subject.paths(), budget);
       if (inPaths !== false) return inPaths;
-      return urlRules?.matchesAny(subject.urls(), budget) ?? false;
+      return urlRules === undefined ? false : urlRules.matchesAny(subject.urls(), budget);
     },
   };
 }
