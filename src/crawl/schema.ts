@@ -3,15 +3,29 @@ import { z } from 'zod';
 import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
-import { isValidPathPattern, type Strategy } from './scope/index.js';
+import { PATH_RULE_LIMITS, pathListProblem, pathPatternProblem, type Strategy } from './scope/index.js';
 
 export const STRATEGIES = ['all', 'same-domain', 'same-hostname', 'same-origin'] as const;
 export const MAX_CRAWL_LIMIT = 100_000;
 export const MAX_CRAWL_DEPTH = 100;
 
+/** A list of path rules: each pattern checked on its own index, then the list as a whole (docs/crawl-scope.md). */
 const pathRules = z
-  .array(z.string().min(1).max(2048).refine((p) => isValidPathPattern(p), { message: 'Not a valid path pattern' }))
-  .max(100);
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(PATH_RULE_LIMITS.maxPatternLength)
+      .superRefine((pattern, ctx) => {
+        const problem = pathPatternProblem(pattern);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  )
+  .max(PATH_RULE_LIMITS.maxPatterns)
+  .superRefine((patterns, ctx) => {
+    const problem = pathListProblem(patterns);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const crawlRequestSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 // Public API of the crawl scope rules: URL normalization, path rules, strategies, depth and robots.txt.
 export { normalizeUrl } from './normalize-url.js';
-export { isValidPathPattern } from './path-pattern.js';
+export { isValidPathPattern, PATH_RULE_LIMITS, pathListProblem, pathPatternProblem } from './path-pattern.js';
 export type { Strategy } from './strategy.js';
 export { createScope, type Scope, type ScopeOptions } from './scope.js';
 export { isLikelyNonHtml } from './non-html.js';

@@ -1,7 +1,34 @@
 // Path rules of a crawl (exclude_paths, include_paths, scrape_paths): validation and compiled glob matching.
+//
+// picomatch turns each glob into a regex source (it knows the corners of glob syntax); that source
+// is run by LinearRegex, not by V8, whose backtracking takes exponential time on `/+(a*)b` and
+// high-polynomial time on `/*a*a*a*a*b` against paths a hostile site chooses.
 import picomatch from 'picomatch';
+import { LinearRegex, REGEX_LIMITS, UnsupportedRegexError } from './linear-regex.js';
 
-const MAX_PATTERN_LENGTH = 2048;
+/** Bounds of path rules: what a request may ask, and what one check of a URL may cost. */
+export const PATH_RULE_LIMITS = {
+  /** Characters of one pattern. */
+  maxPatternLength: 2048,
+  /** Patterns in one list (exclude_paths, include_paths or scrape_paths). */
+  maxPatterns: 100,
+  /** Characters of all patterns of one list together. */
+  maxListLength: 8192,
+  /** Nesting of `(`/`{` groups in one pattern: picomatch's own parse is super-linear in it. */
+  maxNesting: 8,
+  /** Instructions one list compiles to (the per-character cost of a check is at most this). */
+  maxProgramSize: REGEX_LIMITS.maxProgramSize,
+  /** Longest path (or URL, for whole-URL rules) a rule is matched against; longer ones are undecided. */
+  maxSubjectLength: 4096,
+  /**
+   * Work allowed for one check of a URL against one list: this many steps per character of the
+   * strings matched (plus baseSteps). Rule lists written for real sites take under 30.
+   */
+  stepsPerCharacter: 100,
+  baseSteps: 10_000,
+} as const;
+
+const MAX_PATTERN_LENGTH = PATH_RULE_LIMITS.maxPatternLength;
 const URL_PATTERN = /^https?:\/\//i;
 /** Any other `scheme://` (or a glob in the scheme) can never match a crawlable URL: a mistake, not a path. */
 const OTHER_SCHEME_PATTERN = /^[^/]*:\/\//;
@@ -80,23 +107,118 @@ function preparePattern(pattern: string): PreparedPattern {
   return { globs, wholeUrl: false };
 }
 
+/** Deepest nesting of unescaped `(`/`{` (a cheap scan, before picomatch sees the pattern). */
+function nestingDepth(pattern: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') i++;
+    else if (ch === '(' || ch === '{') deepest = Math.max(deepest, ++depth);
+    else if ((ch === ')' || ch === '}') && depth > 0) depth--;
+  }
+  return deepest;
+}
+
+/** What the user wrote that the linear matcher refuses, in glob terms. */
+function describeUnsupported(error: UnsupportedRegexError): string {
+  const reason = error.message;
+  if (reason.includes('lookahead')) return 'a !(...) extglob may only contain text of bounded length (no *, ** or +(...) inside it)';
+  if (reason.includes('backreference')) return 'backreferences (\\1) are not supported';
+  if (reason.includes('lookbehind')) return 'lookbehind (?<=...) is not supported';
+  if (reason.includes('too large')) return `the pattern is too complex (it compiles to more than ${PATH_RULE_LIMITS.maxProgramSize} instructions)`;
+  return `unsupported construct (${reason.replace(/ at \d+ in .*$/s, '')})`;
+}
+
 /**
- * Is a path/URL pattern valid (used by request validation to give a 400 on bad patterns)?
- * Refused: empty, longer than 2048 characters, control characters, a non-http(s) `scheme://`,
- * a URL pattern without a host, and unbalanced `[`, `(` or `{` (picomatch would otherwise read
- * them as literals and the rule would silently never match what the user meant).
+ * Why a path/URL pattern cannot be a rule, or undefined when it can (request validation turns the
+ * reason into a 400). Refused: non-strings, empty, longer than 2048 characters, control characters,
+ * groups nested more than 16 deep, a non-http(s) `scheme://`, a URL pattern without a host,
+ * unbalanced `[`, `(` or `{` (picomatch would otherwise read them as literals and the rule would
+ * silently never match what the user meant), and constructs with no linear-time matching
+ * (`!(...)` around unbounded text, regex backreferences and lookbehind).
  */
-export function isValidPathPattern(pattern: string): boolean {
-  if (typeof pattern !== 'string' || pattern.length > MAX_PATTERN_LENGTH || CONTROL_CHARS.test(pattern)) return false;
+export function pathPatternProblem(pattern: string): string | undefined {
+  if (typeof pattern !== 'string') return 'Not a valid path pattern: must be a string';
+  return analyze(pattern).problem;
+}
+
+/** A pattern checked once: why it is refused, or what it compiles from. */
+interface Analysis {
+  problem?: string;
+  wholeUrl?: boolean;
+  globs?: string[];
+  /** picomatch's regex source of each glob. */
+  sources?: string[];
+}
+
+// Validation, the list check and createScope ask about the same patterns in turn, and picomatch's
+// parse is the costly part, so each pattern is analyzed once (a bounded memo).
+const analyses = new Map<string, Analysis>();
+const MAX_ANALYSES = 1000;
+
+function analyze(pattern: string): Analysis {
+  let analysis = analyses.get(pattern);
+  if (analysis === undefined) {
+    analysis = findProblem(pattern);
+    if (analyses.size >= MAX_ANALYSES) analyses.clear();
+    analyses.set(pattern, analysis);
+  }
+  return analysis;
+}
+
+function refused(problem: string): Analysis {
+  return { problem: `Not a valid path pattern${problem === '' ? '' : `: ${problem}`}` };
+}
+
+function findProblem(pattern: string): Analysis {
+  if (pattern.length > MAX_PATTERN_LENGTH) return refused(`longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (CONTROL_CHARS.test(pattern)) return refused('contains control characters');
+  if (nestingDepth(pattern) > PATH_RULE_LIMITS.maxNesting) return refused(`groups nested more than ${PATH_RULE_LIMITS.maxNesting} deep`);
+  let prepared: PreparedPattern;
+  const sources: string[] = [];
   try {
-    return preparePattern(pattern).globs.every((glob) => {
+    prepared = preparePattern(pattern);
+    for (const glob of prepared.globs) {
       const re = picomatch.makeRe(glob, { ...GLOB_OPTIONS, strictBrackets: true });
       // picomatch gives up on some malformed braces with a regex that matches nothing.
-      return re.source !== '$^';
-    });
+      if (re.source === '$^') return refused('');
+      sources.push(re.source);
+    }
   } catch {
-    return false;
+    return refused('');
   }
+  try {
+    LinearRegex.check(sources);
+  } catch (error) {
+    if (error instanceof UnsupportedRegexError) return refused(describeUnsupported(error));
+    throw error;
+  }
+  return { wholeUrl: prepared.wholeUrl, globs: prepared.globs, sources };
+}
+
+/** Is a path/URL pattern valid (see pathPatternProblem)? */
+export function isValidPathPattern(pattern: string): boolean {
+  return pathPatternProblem(pattern) === undefined;
+}
+
+/**
+ * Why a whole list of valid patterns cannot be used, or undefined: too many patterns, too many
+ * characters together, or too large a compiled program.
+ */
+export function pathListProblem(patterns: readonly string[]): string | undefined {
+  if (patterns.length > PATH_RULE_LIMITS.maxPatterns) return `At most ${PATH_RULE_LIMITS.maxPatterns} patterns`;
+  const total = patterns.reduce((sum, pattern) => sum + pattern.length, 0);
+  if (total > PATH_RULE_LIMITS.maxListLength) return `The patterns of one list may have at most ${PATH_RULE_LIMITS.maxListLength} characters together (these have ${total})`;
+  // A bad pattern is reported on its own index, not again for the list.
+  if (!patterns.every(isValidPathPattern)) return undefined;
+  try {
+    compilePatterns(patterns);
+  } catch (error) {
+    if (error instanceof UnsupportedRegexError) return `The patterns of this list are too complex together: ${describeUnsupported(error)}`;
+    throw error;
+  }
+  return undefined;
 }
 
 /** Decodes each path segment, so rules can be written with readable characters (`/café/*`). */
@@ -153,38 +275,85 @@ export class MatchSubject {
 /** A compiled list of path rules. */
 export interface PatternSet {
   readonly size: number;
-  /** True when any rule matches any of the subject's strings. */
-  matches(subject: MatchSubject): boolean;
+  /**
+   * True when any rule matches any of the subject's strings; undefined when that cannot be decided
+   * within the bounds (a string longer than maxSubjectLength, or the step budget spent): the
+   * caller then takes the cautious side (not visited, not saved).
+   */
+  matches(subject: MatchSubject): boolean | undefined;
 }
 
-type Test = (input: string) => boolean;
+/** One kind of subject (paths, or whole URLs) against the rules written for it. */
+class CompiledRules {
+  readonly #program: LinearRegex;
+  /** picomatch also counts a string equal to the glob as a match (`/wiki/Foo_(bar)` is a group in regex terms). */
+  readonly #literals: Set<string>;
 
-function anyOf(globs: string[]): Test | undefined {
-  return globs.length === 0 ? undefined : picomatch(globs, GLOB_OPTIONS);
+  constructor(globs: string[], sources: string[]) {
+    this.#program = LinearRegex.compile(sources);
+    this.#literals = new Set(globs);
+  }
+
+  /** Matches each string within what is left of `budget` (an object so the caller sees what was spent). */
+  matchesAny(strings: readonly string[], budget: { steps: number }): boolean | undefined {
+    for (const value of strings) {
+      if (this.#literals.has(value)) return true;
+      const result = this.#program.matchesWithin(value, budget.steps);
+      budget.steps -= LinearRegex.lastSteps;
+      if (result !== false) return result;
+    }
+    return false;
+  }
 }
+
+// A crawl's lists are compiled at validation (the list check) and again when it starts: the last
+// few compiled lists are kept. Sharing one is safe: a match runs synchronously to its end.
+const compiledLists = new Map<string, PatternSet>();
+const MAX_COMPILED_LISTS = 32;
 
 /** Compiles a rule list once. Throws TypeError on an invalid pattern (validation should have caught it). */
 export function compilePatterns(patterns: readonly string[] | undefined): PatternSet {
-  const pathGlobs: string[] = [];
-  const urlGlobs: string[] = [];
-  for (const pattern of patterns ?? []) {
-    if (!isValidPathPattern(pattern)) throw new TypeError(`invalid path pattern: ${JSON.stringify(pattern)}`);
-    const prepared = preparePattern(pattern);
-    (prepared.wholeUrl ? urlGlobs : pathGlobs).push(...prepared.globs);
+  const key = JSON.stringify(patterns ?? []);
+  let set = compiledLists.get(key);
+  if (set === undefined) {
+    set = compileList(patterns ?? []);
+    if (compiledLists.size >= MAX_COMPILED_LISTS) compiledLists.delete(compiledLists.keys().next().value!);
+    compiledLists.set(key, set);
   }
-  const pathTest = anyOf(pathGlobs);
-  const urlTest = anyOf(urlGlobs);
+  return set;
+}
+
+function compileList(patterns: readonly string[]): PatternSet {
+  const path = { globs: [] as string[], sources: [] as string[] };
+  const url = { globs: [] as string[], sources: [] as string[] };
+  for (const pattern of patterns) {
+    const analysis = typeof pattern === 'string' ? analyze(pattern) : refused('');
+    if (analysis.problem !== undefined) throw new TypeError(`invalid path pattern: ${JSON.stringify(pattern)}`);
+    const kind = analysis.wholeUrl ? url : path;
+    kind.globs.push(...analysis.globs!);
+    kind.sources.push(...analysis.sources!);
+  }
+  // Each kind is one program: a pass over a string checks all its rules at once.
+  const pathRules = path.globs.length === 0 ? undefined : new CompiledRules(path.globs, path.sources);
+  const urlRules = url.globs.length === 0 ? undefined : new CompiledRules(url.globs, url.sources);
+  const pathGlobs = path.globs;
+  const urlGlobs = url.globs;
   return {
     size: pathGlobs.length + urlGlobs.length,
-    matches(subject: MatchSubject): boolean {
-      // Wrapped: picomatch reads a second argument as `returnObject`, and `some` would pass the index.
-      if (pathTest !== undefined && subject.paths().some((path) => pathTest(path))) return true;
-      return urlTest !== undefined && subject.urls().some((url) => urlTest(url));
+    matches(subject: MatchSubject): boolean | undefined {
+      const strings = [...(pathRules ? subject.paths() : []), ...(urlRules ? subject.urls() : [])];
+      if (strings.some((value) => value.length > PATH_RULE_LIMITS.maxSubjectLength)) return undefined;
+      const characters = strings.reduce((sum, value) => sum + value.length, 0);
+      const budget = { steps: PATH_RULE_LIMITS.baseSteps + PATH_RULE_LIMITS.stepsPerCharacter * characters };
+      // Not `?? false`: undefined (undecided) must reach the caller.
+      const inPaths = pathRules === undefined ? false : pathRules.matchesAny(subject.paths(), budget);
+      if (inPaths !== false) return inPaths;
+      return urlRules === undefined ? false : urlRules.matchesAny(subject.urls(), budget);
     },
   };
 }
 
-/** One-off check of a URL against a rule list; the scope compiles once instead. */
+/** One-off check of a URL against a rule list; the scope compiles once instead. Undecidable counts as no match. */
 export function matchesPathPatterns(url: string, patterns: readonly string[]): boolean {
   let parsed: URL;
   try {
@@ -192,5 +361,5 @@ export function matchesPathPatterns(url: string, patterns: readonly string[]): b
   } catch {
     return false;
   }
-  return compilePatterns(patterns).matches(new MatchSubject(parsed));
+  return compilePatterns(patterns).matches(new MatchSubject(parsed)) === true;
 }

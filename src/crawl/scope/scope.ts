@@ -64,13 +64,15 @@ export function createScope(options: ScopeOptions): Scope {
       if (!(depth <= maxDepth) || !(depth >= 0)) return false; // also refuses NaN
       if (!inStrategy(parsed) || hasNonHtmlExtension(parsed.pathname)) return false;
       const subject = new MatchSubject(parsed);
-      if (exclude.size > 0 && exclude.matches(subject)) return false;
-      return include.size === 0 || include.matches(subject);
+      // A link the rules cannot decide within their bounds (see PATH_RULE_LIMITS) is not visited:
+      // skipping it is safe, visiting it could break an exclusion.
+      if (exclude.size > 0 && exclude.matches(subject) !== false) return false;
+      return include.size === 0 || include.matches(subject) === true;
     },
     shouldSave(url: string): boolean {
       const parsed = parseHttp(url);
       if (parsed === undefined) return false;
-      return scrape.size === 0 || scrape.matches(new MatchSubject(parsed));
+      return scrape.size === 0 || scrape.matches(new MatchSubject(parsed)) === true;
     },
   };
 }

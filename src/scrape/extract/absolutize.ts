@@ -40,7 +40,10 @@ export function absolutizeSrcset(srcset: string, base: string | undefined): stri
     let url = srcset.slice(start, i);
     let descriptor = '';
     if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
+      // A loop, not /,+$/: that regex is quadratic on a long run of commas inside the URL.
+      let end = url.length;
+      while (end > 0 && url.charCodeAt(end - 1) === 0x2c) end--;
+      url = url.slice(0, end);
     } else {
       start = i;
       while (i < n && srcset[i] !== ',') i++;

@@ -264,7 +264,9 @@ function fencedBlock(code: string, language: string): string {
   let fenceSize = 3;
   for (const m of code.matchAll(/^`{3,}/gm)) fenceSize = Math.max(fenceSize, m[0].length + 1);
   const fence = '`'.repeat(fenceSize);
-  const body = code.replace(/^\n+/, '').replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: V8 retries that regex at every position of a whitespace run not at the end
+  // (quadratic: 40,000 spaces inside a <pre> took 3 s).
+  const body = code.replace(/^\n+/, '').trimEnd();
   return `\n\n${fence}${language}\n${body}\n${fence}\n\n`;
 }
 
@@ -502,10 +504,31 @@ class Converter {
 
 /** Tidy-up the brief asks for: no trailing spaces, at most one blank line, trimmed. */
 export function normalizeMarkdown(md: string): string {
-  return md
-    .replace(/[ \t\u00a0]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return stripTrailingBlanks(md).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * `md.replace(/[ \t\u00a0]+$/gm, '')` in one pass: that regex is quadratic on a long run of blanks
+ * followed by text on the same line (code blocks keep such runs). `$` in multiline mode is the end
+ * or any line terminator (\n, \r, U+2028, U+2029), so a run before one of those is dropped.
+ */
+export function stripTrailingBlanks(md: string): string {
+  let out = '';
+  let kept = 0; // md[kept..runStart) is still to copy
+  let runStart = -1;
+  for (let i = 0; i <= md.length; i++) {
+    const c = i < md.length ? md.charCodeAt(i) : -1;
+    if (c === 0x20 || c === 0x09 || c === 0xa0) {
+      if (runStart < 0) runStart = i;
+      continue;
+    }
+    if (runStart >= 0 && (c === -1 || c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029)) {
+      out += md.slice(kept, runStart);
+      kept = i;
+    }
+    runStart = -1;
+  }
+  return kept === 0 ? md : out + md.slice(kept);
 }
 
 /**
@@ -518,6 +541,6 @@ export function toMarkdown(root: Element, inPlace = false): string {
   const md = new Converter()
     .process(tree, false)
     .replace(/^[\t\r\n]+/, '')
-    .replace(/[\t\r\n\s]+$/, '');
+    .trimEnd(); // = /[\t\r\n\s]+$/ without its quadratic retries
   return normalizeMarkdown(md);
 }

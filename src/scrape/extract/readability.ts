@@ -161,7 +161,9 @@ function styleValue(el: Element, prop: string): string {
   const style = getAttr(el, 'style');
   if (!style) return '';
   let value = '';
-  for (const rule of style.split(/\s*;\s*/)) {
+  // split(';') then trim, not split(/\s*;\s*/): V8 retries that at every position of a long blank
+  // run (quadratic: 40,000 spaces in a style attribute took 4.6 s).
+  for (const rule of style.split(';')) {
     const colon = rule.indexOf(':');
     if (colon < 0) continue;
     const key = rule.slice(0, colon).trim();
