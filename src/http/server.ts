@@ -68,7 +68,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   await registerOpenApi(app, options.version);
-  app.get('/health', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
+  app.get('/health', { schema: { hide: true }, config: { public: true } }, async () => ({ success: true, status: 'ok' }));
   for (const register of options.routes) await register(app);
   return app;
 }
