@@ -1,6 +1,6 @@
 // Answers for requests that never became requests (malformed HTTP, oversized heads, too slow to
 // arrive): Node hands us the bare socket, and we write a whole JSON response in the error shape.
-import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type Server, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, badRequest, errorBody } from './errors.js';
@@ -76,4 +76,21 @@ export function clientErrorHandler(limits: ReceiveLimits, log: () => FastifyBase
     // A client that keeps the socket open after our answer does not keep it long.
     setTimeout(() => socket.destroy(), 1000).unref();
   };
+}
+
+/**
+ * The other answers Node writes on its own, with an empty body: 417 for an `Expect` other than
+ * 100-continue, and (by closing the socket) CONNECT. Both are written in the error shape here.
+ */
+export function answerNodeSpecialCases(server: Server): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const answer = new ApiError(417, { error: 'Expectation failed', message: `Expect: ${request.headers.expect ?? ''} is not supported; only 100-continue is` });
+    const body = JSON.stringify(errorBody(answer));
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.end(body);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse(new ApiError(405, { error: 'Method not allowed', message: 'CONNECT is not allowed: this is not a proxy' })));
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
-import { clientErrorHandler } from './client-errors.js';
+import { answerNodeSpecialCases, clientErrorHandler } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { ApiError, badRequest, errorBody, serviceUnavailable } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -72,6 +72,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       requestTimeout: limits.requestTimeoutMs,
       headersTimeout: headersTimeoutMs,
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+      // Node's own refusal is an empty 400; the onRequest hook below answers in the error shape.
+      requireHostHeader: false,
     },
     // No socket inactivity timeout (connectionTimeout): a synchronous scrape may rightly send
     // nothing for minutes (its own `timeout` bounds it).
@@ -88,6 +90,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   log = app.log;
   if (limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
+  answerNodeSpecialCases(app.server);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Bodies are JSON only: anything else is a 415, not a string handed to validation.
   app.removeContentTypeParser('text/plain');
@@ -104,8 +107,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
+  app.addHook('onRequest', async (request) => {
     if (closing) throw serviceUnavailable('The service is shutting down; send the request again (to another instance, or once it is back)');
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw badRequest('HTTP/1.1 requests must have a Host header');
   });
   installAuth(app, options.keys);
   app.addHook('onSend', async (request, reply) => {

@@ -161,6 +161,18 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
     }
   });
 
+  it('answers what Node would refuse with an empty body (no Host, an unknown Expect, CONNECT) in the error shape', async () => {
+    const noHost = await rawExchange(port, 'GET /health HTTP/1.1\r\n\r\n');
+    assertErrorShape(noHost, 400, 'Bad request');
+    assert.match(JSON.parse(noHost.body).message, /Host/);
+    const expect = await rawExchange(port, `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nExpect: a-miracle\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    assertErrorShape(expect, 417, 'Expectation failed');
+    const connect = await rawExchange(port, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
+    assertErrorShape(connect, 405, 'Method not allowed');
+    // HTTP/1.0 needs no Host.
+    assert.equal((await rawExchange(port, 'GET /health HTTP/1.0\r\n\r\n')).status, 200);
+  });
+
   it('answers headers over the size limit with 431 and a URL over it with 414, in the error shape', async () => {
     const headers = await rawExchange(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     assertErrorShape(headers, 431, 'Request header fields too large');
