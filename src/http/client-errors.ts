@@ -60,14 +60,14 @@ export function rawErrorResponse(error: ApiError): string {
 }
 
 /** Fastify's `clientErrorHandler`: answer in the error shape when the socket can still carry one, then close. */
-export function clientErrorHandler(limits: ReceiveLimits, log: () => FastifyBaseLogger) {
+export function clientErrorHandler(limits: ReceiveLimits, log: FastifyBaseLogger) {
   return (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void => {
     if (socket.destroyed) return;
     const answer = clientErrorAnswer(error, limits);
     // A response already begun (e.g. a 413 before the body ended) must not get a second head;
     // `_httpMessage` is how Node's own default handler tells.
     const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    log().debug({ err: error, status: answer?.statusCode }, 'client error');
+    log.debug({ err: error, status: answer?.statusCode }, 'client error');
     if (answer === undefined || !socket.writable || response?.headersSent) {
       socket.destroy();
       return;

@@ -23,8 +23,6 @@ export interface HttpLimits {
   maxConnections: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1000 };
-
 /**
  * Longer than any URL Node accepts (the request line and headers share a 16 KiB limit), so an
  * over-long id always reaches its route's own 400 "Invalid <thing> ID" instead of Fastify's 414.
@@ -35,7 +33,7 @@ export interface ServerOptions {
   logger: FastifyBaseLogger;
   keys: ApiKeys;
   bodyLimitBytes: number;
-  limits?: HttpLimits;
+  limits: HttpLimits;
   version: string;
   /** Registers the capability routes (scrape, crawl, ...). */
   routes: Array<(app: FastifyInstance) => void | Promise<void>>;
@@ -50,9 +48,8 @@ function routingError(error: FastifyError): ApiError {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
-  const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+  const { limits } = options;
   const headersTimeoutMs = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
-  let log: FastifyBaseLogger = options.logger;
   const app = Fastify({
     loggerInstance: options.logger,
     // Fastify's two lines per request are replaced by one 'request' line (onResponse below).
@@ -77,7 +74,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     // No socket inactivity timeout (connectionTimeout): a synchronous scrape may rightly send
     // nothing for minutes (its own `timeout` bounds it).
-    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: limits.requestTimeoutMs, headersTimeoutMs }, () => log),
+    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: limits.requestTimeoutMs, headersTimeoutMs }, options.logger),
     // Routing failures (broken percent-encoding) are answered in the error shape too.
     frameworkErrors: (error, _request, reply) => {
       const answer = routingError(error);
@@ -88,7 +85,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
-  log = app.log;
   if (limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
   answerNodeSpecialCases(app.server);
   app.setValidatorCompiler(zodValidatorCompiler);
