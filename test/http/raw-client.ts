@@ -17,6 +17,8 @@ export interface RawOptions {
   gapMs?: number;
   /** The answer has no body whatever its Content-Length says (an answer to HEAD). */
   head?: boolean;
+  /** Half-close the connection after the last chunk (the client sends nothing more). */
+  end?: boolean;
 }
 
 function parse(text: string, head = false): Omit<RawResponse, 'elapsedMs'> | undefined {
@@ -65,6 +67,7 @@ export function rawExchange(port: number, chunks: string | Buffer | Array<string
         if (socket.destroyed) return;
         socket.write(part);
       }
+      if (options.end) socket.end();
     });
   });
 }

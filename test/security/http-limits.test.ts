@@ -25,7 +25,6 @@ function assertErrorShape(res: RawResponse | { statusCode: number; body: string;
   if (typeof error === 'string') assert.equal(body.error, error, res.body);
   else assert.match(String(body.error), error, res.body);
   assert.equal(typeof body.message, 'string', res.body);
-  for (const leaked of ['statusCode', 'code']) assert.ok(!(leaked in body) || leaked === 'code', res.body);
   assert.ok(!('statusCode' in body), `Fastify's own body: ${res.body}`);
   return body;
 }
@@ -204,10 +203,11 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
   });
 
   it('answers a path with broken percent-encoding with a 400 in the error shape', async () => {
-    for (const target of ['/v1/webhooks/%zz', '/v1/webhooks/%E0%A4%A', '/v1/%zz']) {
-      const res = await rawGet(port, target, AUTH);
-      assert.ok(res.status === 400 || res.status === 404, `${target} -> ${res.status}`);
-      assertErrorShape(res, res.status, res.status === 400 ? /^(Bad request|Invalid webhook ID)$/ : 'Not found');
+    for (const target of ['/v1/webhooks/%zz', '/v1/webhooks/%E0%A4%A', '/v1/%zz', '/v1/webhooks/%zz/test', '/v1/crawl/%']) {
+      for (const headers of [AUTH, {}]) {
+        const body = assertErrorShape(await rawGet(port, target, headers), 400, 'Bad request');
+        assert.match(String(body.message), /percent-encoding/, target);
+      }
     }
   });
 
@@ -217,9 +217,15 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
     assert.match(coded.json().message, /Content-Encoding/);
     const identity = await t.request('POST', '/v1/scrape', { body: { url: 'ftp://x' }, headers: { 'content-encoding': 'identity' } });
     assert.equal(identity.statusCode, 400);
-    // Content-Length larger than the body, then the client half-closes: no hang, an answer in shape.
-    const short = await rawExchange(port, `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}`, { giveUpMs: 3000 });
-    assert.notEqual(short.status, 500);
+    // A body that does not match its Content-Length (as a client library can send it).
+    for (const length of ['50', '1']) {
+      const res = await t.app.server.inject({ method: 'POST', url: '/v1/scrape', headers: { ...AUTH, 'content-type': 'application/json', 'content-length': length }, payload: '{"url":"ftp://x"}' });
+      const body = assertErrorShape({ statusCode: res.statusCode, body: res.body, headers: res.headers }, 400, 'Bad request');
+      assert.match(String(body.message), /Content-Length/);
+    }
+    // On a real socket, a client that ends before the body is complete is dropped at once, not waited for.
+    const short = await rawExchange(port, `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}`, { giveUpMs: 5000, end: true });
+    assert.ok(short.elapsedMs < 2000, `${short.elapsedMs} ms`);
   });
 
   it('answers requests that arrive while the service shuts down with a 503 in the error shape', async () => {
