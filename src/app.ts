@@ -176,6 +176,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger,
       keys,
       bodyLimitBytes: config.bodyLimitBytes,
+      limits: {
+        requestTimeoutMs: config.httpRequestTimeoutMs,
+        headersTimeoutMs: config.httpHeadersTimeoutMs,
+        keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+        maxConnections: config.httpMaxConnections,
+      },
       version: VERSION,
       probeStore: () => sql`select 1`.execute(db.kysely),
       routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],

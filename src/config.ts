@@ -93,6 +93,10 @@ const envSchema = z.object({
   CLOCK_SPEEDUP: int(1, 1, 3600),
   CLOCK_ANCHOR_MS: int(0, 0, Number.MAX_SAFE_INTEGER),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100, 3_600_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 3_600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(72_000, 100, 3_600_000),
+  HTTP_MAX_CONNECTIONS: int(1000, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
 });
@@ -146,6 +150,13 @@ export type Config = {
   clockSpeedup: number;
   clockAnchorMs: number;
   bodyLimitBytes: number;
+  /** Time a client has to send a whole request (headers and body); answering it is not limited. */
+  httpRequestTimeoutMs: number;
+  /** Time a client has to send the request line and headers (at most httpRequestTimeoutMs). */
+  httpHeadersTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+  /** Open connections at most (0: no cap); more are closed at once. */
+  httpMaxConnections: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
 };
@@ -208,6 +219,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockSpeedup: e.CLOCK_SPEEDUP,
     clockAnchorMs: e.CLOCK_ANCHOR_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    httpHeadersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+    httpKeepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    httpMaxConnections: e.HTTP_MAX_CONNECTIONS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,
   };

@@ -1,4 +1,4 @@
-// Bearer-key authentication for every /v1 route; the owner id it finds scopes all data of the request.
+// Bearer-key authentication, decided on the route the router dispatched to; the owner id it finds scopes all data of the request.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { invalidApiKey } from './errors.js';
@@ -6,6 +6,10 @@ import { invalidApiKey } from './errors.js';
 declare module 'fastify' {
   interface FastifyRequest {
     ownerId: string;
+  }
+  interface FastifyContextConfig {
+    /** Anyone may call the route (health, the docs page); every other route needs a key. */
+    public?: boolean;
   }
 }
 
@@ -16,11 +20,22 @@ function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/**
+ * Whether the request needs a key. Decided by the matched route, never by the URL as sent: the
+ * router decodes `%76` to `v`, drops `;params` and accepts absolute-form targets, so a prefix
+ * test on `request.url` let `/%761/...` through. Default deny: a route is open only when it is
+ * marked `public`, and a request that matched no route needs a key too, so that 404 and 405
+ * (which tell what exists) are only said to key holders.
+ */
+function needsKey(request: FastifyRequest): boolean {
+  if (request.is404) return true;
+  return request.routeOptions.config.public !== true;
+}
+
 export function installAuth(app: FastifyInstance, keys: ApiKeys): void {
   app.decorateRequest('ownerId', '');
   app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (path !== '/v1' && !path.startsWith('/v1/')) return;
+    if (!needsKey(request)) return;
     const key = bearer(request);
     const ownerId = key === undefined ? undefined : await keys.verify(key);
     if (ownerId === undefined) throw invalidApiKey();
@@ -28,7 +43,14 @@ export function installAuth(app: FastifyInstance, keys: ApiKeys): void {
   });
 }
 
-/** The owner of the current request; routes under /v1 always have one. */
+/** Marks every route registered in `app` (an encapsulated plugin context) public. */
+export function makeRoutesPublic(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true };
+  });
+}
+
+/** The owner of the current request; routes that need a key always have one. */
 export function ownerOf(request: FastifyRequest): string {
   if (!request.ownerId) throw invalidApiKey();
   return request.ownerId;

@@ -1,11 +1,12 @@
 // Maps every failure to the API's JSON error shapes: known ApiErrors, Fastify's own errors, 404/405, and faults.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { classifyStoreError } from '../store/store-errors.js';
-import { ApiError, databaseUnavailable, STORE_RETRY_AFTER_S, storageFull, validationError } from './errors.js';
+import { ApiError, badRequest, databaseUnavailable, errorBody, STORE_RETRY_AFTER_S, storageFull, unsupportedMediaType, validationError } from './errors.js';
 import type { RouteTable } from './route-table.js';
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.status(error.statusCode).send({ success: false, ...error.body });
+  return reply.status(error.statusCode).send(errorBody(error));
 }
 
 /** Fastify's built-in errors (body parsing, limits) translated to the catalogue. */
@@ -17,11 +18,9 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, { error: 'Payload too large', message: 'The request body exceeds the size limit' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(415, {
-        error: 'Unsupported media type',
-        message: 'Request bodies must be JSON with Content-Type: application/json',
-      });
+      return badRequest('The request body does not match its Content-Length');
     default:
       break;
   }
@@ -30,7 +29,9 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
     return validationError([{ field: '', code: 'invalid_json', message: `Malformed JSON: ${error.message}` }]);
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError(error.statusCode, { error: error.name || 'Bad request', message: error.message });
+    // "Request Timeout" -> "Request timeout", as the catalogue writes its errors.
+    const phrase = STATUS_CODES[error.statusCode] ?? 'Bad request';
+    return new ApiError(error.statusCode, { error: phrase.charAt(0) + phrase.slice(1).toLowerCase(), message: error.message });
   }
   return undefined;
 }

@@ -16,6 +16,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The JSON body every error answer carries, raw socket answers included. */
+export function errorBody(error: ApiError): Record<string, unknown> {
+  return { success: false, ...error.body };
+}
+
 export function validationError(issues: ValidationIssue[]): ApiError {
   const first = issues[0];
   const message =
@@ -73,4 +78,16 @@ export function storageFull(): ApiError {
     code: 'STORAGE_FULL',
     message: 'The service has no storage space left; nothing was changed. Retry once space is freed.',
   });
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, { error: 'Bad request', message });
+}
+
+export function unsupportedMediaType(message = 'Request bodies must be JSON in UTF-8, with Content-Type: application/json'): ApiError {
+  return new ApiError(415, { error: 'Unsupported media type', message });
+}
+
+export function serviceUnavailable(message: string): ApiError {
+  return new ApiError(503, { error: 'Service unavailable', message });
 }

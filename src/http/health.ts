@@ -19,8 +19,8 @@ async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
 
 /** `probeStore` runs a trivial query; it may throw or hang while the database is out of reach. */
 export function registerHealth(app: FastifyInstance, probeStore: () => Promise<unknown>): void {
-  app.get('/health/live', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
-  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/health/live', { schema: { hide: true }, config: { public: true } }, async () => ({ success: true, status: 'ok' }));
+  app.get('/health', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
     if (await within(STORE_PROBE_TIMEOUT_MS, probeStore())) return { success: true, status: 'ok' };
     void reply.status(503).header('retry-after', String(STORE_RETRY_AFTER_S));
     return {

@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { makeRoutesPublic } from './auth.js';
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(fastifySwagger, {
@@ -22,6 +23,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The docs page and its assets are public (like the document at /docs/json); the plugin's routes
+  // are marked so in a context of their own, so no other route can inherit the mark.
+  await app.register(async (docs) => {
+    makeRoutesPublic(docs);
+    await docs.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+  });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

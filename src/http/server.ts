@@ -1,18 +1,40 @@
 // Builds the Fastify app: logging, auth, validation, error shapes, docs and the capability routes.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
+import { answerNodeSpecialCases, clientErrorHandler } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerHealth } from './health.js';
+import { ApiError, badRequest, errorBody, serviceUnavailable } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteTable } from './route-table.js';
 import { zodValidatorCompiler } from './validation.js';
+
+/** How long and how many: the limits on what clients may hold of the server. */
+export interface HttpLimits {
+  /** Time to receive a whole request (head and body). Answering is not limited by it. */
+  requestTimeoutMs: number;
+  /** Time to receive the request line and headers; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; 0: no cap. */
+  maxConnections: number;
+}
+
+/**
+ * Longer than any URL Node accepts (the request line and headers share a 16 KiB limit), so an
+ * over-long id always reaches its route's own 400 "Invalid <thing> ID" instead of Fastify's 414.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 export interface ServerOptions {
   logger: FastifyBaseLogger;
   keys: ApiKeys;
   bodyLimitBytes: number;
+  limits: HttpLimits;
   version: string;
   /** A trivial query of the store, for /health; it may throw or hang while the database is out of reach. */
   probeStore: () => Promise<unknown>;
@@ -20,9 +42,17 @@ export interface ServerOptions {
   routes: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
 
+function routingError(error: FastifyError): ApiError {
+  if (error.code === 'FST_ERR_BAD_URL') return badRequest('The URL path is not valid percent-encoding');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return badRequest('A path parameter is too long');
+  return new ApiError(error.statusCode ?? 400, { error: 'Bad request', message: error.message });
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { limits } = options;
+  const headersTimeoutMs = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   const app = Fastify({
     loggerInstance: options.logger,
     // Fastify's two lines per request are replaced by one 'request' line (onResponse below).
@@ -33,25 +63,54 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Without these Node waits forever for a request's rest (Fastify sets requestTimeout to 0):
+    // connections that sent headers and half a body were held for minutes. Node checks the
+    // limits every connectionsCheckingInterval (30 s by default, too coarse for a 10 s limit).
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+      // Node's own refusal is an empty 400; the onRequest hook below answers in the error shape.
+      requireHostHeader: false,
+    },
+    // No socket inactivity timeout (connectionTimeout): a synchronous scrape may rightly send
+    // nothing for minutes (its own `timeout` bounds it).
+    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: limits.requestTimeoutMs, headersTimeoutMs }, options.logger),
+    // Routing failures (broken percent-encoding) are answered in the error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      const answer = routingError(error);
+      void (reply as FastifyReply).status(answer.statusCode).send(errorBody(answer));
+    },
+    // Our own 503 (onRequest below) has the error shape; Fastify's has not.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
+  if (limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
+  answerNodeSpecialCases(app.server);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Bodies are JSON only: anything else is a 415, not a string handed to validation.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
 
   const routes = new RouteTable();
   routes.attach(app);
   installErrorHandling(app, routes);
-  installAuth(app, options.keys);
 
   // While shutting down, answers close their connection: otherwise a keep-alive client
   // would hold the server open until its idle timeout after the last in-flight request.
+  // Requests that still arrive (on a connection that was mid-request) get a 503 at once.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
+  app.addHook('onRequest', async (request) => {
+    if (closing) throw serviceUnavailable('The service is shutting down; send the request again (to another instance, or once it is back)');
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw badRequest('HTTP/1.1 requests must have a Host header');
+  });
+  installAuth(app, options.keys);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     if (closing) void reply.header('connection', 'close');
