@@ -48,7 +48,7 @@ export interface ExtractorLimits {
 export const DEFAULT_EXTRACTOR_LIMITS: Omit<ExtractorLimits, 'threads'> = {
   heapMb: 128,
   largePageChars: 1_500_000,
-  largeHeapMb: 512,
+  largeHeapMb: 256,
   timeoutMs: 30_000,
 };
 
