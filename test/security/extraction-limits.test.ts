@@ -11,7 +11,11 @@ const MB = 1024 * 1024;
 describe('extraction guard, in-process', () => {
   let site: HeavySite;
   before(async () => {
-    site = await startHeavySite({ '/flat-1600k': pathologicalPage(1.6 * MB), '/article-9500k': articlePage(9.5 * MB) });
+    site = await startHeavySite({
+      '/flat-1600k': pathologicalPage(1.6 * MB),
+      '/flat-5m': pathologicalPage(5 * MB),
+      '/article-9500k': articlePage(9.5 * MB),
+    });
   });
   after(async () => {
     await site.close();
@@ -63,11 +67,11 @@ describe('extraction guard, in-process', () => {
   });
 
   it('stops a page at its time budget (the thread is terminated, not left running) and serves the next page', async () => {
-    // The page needs seconds of work; the budget is 300 ms.
-    await withApp({ EXTRACT_TIMEOUT_MS: '300' }, async (t) => {
+    // The page needs over 4 s of work (and fits the heap); the budget is 300 ms.
+    await withApp({ EXTRACT_TIMEOUT_MS: '300', EXTRACT_LARGE_HEAP_MB: '1024' }, async (t) => {
       for (let round = 0; round < 2; round++) {
         const started = Date.now();
-        const res = await t.request('POST', '/v1/scrape', { body: scrapeBody('/flat-1600k') });
+        const res = await t.request('POST', '/v1/scrape', { body: scrapeBody('/flat-5m') });
         const ms = Date.now() - started;
         assert.equal(res.statusCode, 502, res.body.slice(0, 300));
         const json = res.json();
@@ -76,8 +80,8 @@ describe('extraction guard, in-process', () => {
         assert.equal(json.error, 'Extraction timed out');
         assert.match(json.message, /EXTRACT_TIMEOUT_MS/);
         assert.equal(json.data.status, 'failed');
-        // Had the first page's thread been left running, the second would wait seconds for it.
-        assert.ok(ms < 3000, `answered within 3 s (${ms} ms)`);
+        // Had the first page's thread been left running, the second would wait for it.
+        assert.ok(ms < 2500, `answered within 2.5 s (${ms} ms)`);
       }
       const ok = await t.request('POST', '/v1/scrape', { body: scrapeBody('/ok') });
       assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
@@ -96,14 +100,15 @@ describe('extraction guard, in-process', () => {
   });
 
   it('answers 503 EXTRACTION_BUSY (never 500) when the large-page queue is full, and drops pages whose client left', async () => {
-    await withApp({ EXTRACT_TIMEOUT_MS: '4000' }, async (t) => {
+    // The 5 MB page needs over 4 s of work, so it holds the large-page thread for its whole budget.
+    await withApp({ EXTRACT_TIMEOUT_MS: '4000', EXTRACT_LARGE_HEAP_MB: '1024' }, async (t) => {
       await t.app.server.listen({ port: 0, host: '127.0.0.1' });
       const base = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}`;
       const post = (signal?: AbortSignal) =>
         fetch(`${base}/v1/scrape`, {
           method: 'POST',
           headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify(scrapeBody('/flat-1600k')),
+          body: JSON.stringify(scrapeBody('/flat-5m')),
           ...(signal ? { signal } : {}),
         });
       // One page takes the large-page thread (for up to 4 s); sixteen wait; the next is refused.
