@@ -74,7 +74,16 @@ export async function createApp(options: AppOptions): Promise<App> {
 
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
     const cache = new PageCache(db.kysely);
-    const extractor = createExtractor(config.extractThreads, config.extractWorkerHeapMb);
+    const extractor = createExtractor({
+      threads: config.extractThreads,
+      heapMb: config.extractWorkerHeapMb,
+      largePageChars: config.extractLargePageChars,
+      largeHeapMb: config.extractLargeHeapMb,
+      timeoutMs: config.extractTimeoutMs,
+    });
+    if (config.extractThreads === 0) {
+      logger.warn('EXTRACT_THREADS=0: pages are extracted on the main thread without memory or time limits; one large page can block or kill the service (tests only)');
+    }
     // Browsers launch on first use; without Chromium the service runs with the HTTP engine only.
     const browserPool = createBrowserPool({
       executablePath: config.chromiumPath,

@@ -1,7 +1,7 @@
 // Every deployment setting, read from the environment, validated, with its default.
 import path from 'node:path';
 import { z } from 'zod';
-import { defaultExtractThreads } from './scrape/extractor.js';
+import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -68,7 +68,10 @@ const envSchema = z.object({
   CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
   RESPECT_ROBOTS_TXT: bool(true),
   EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),
-  EXTRACT_WORKER_HEAP_MB: int(128, 32, 8192),
+  EXTRACT_WORKER_HEAP_MB: int(DEFAULT_EXTRACTOR_LIMITS.heapMb, 32, 8192),
+  EXTRACT_LARGE_PAGE_CHARS: int(DEFAULT_EXTRACTOR_LIMITS.largePageChars, 1000, 1024 * 1024 * 1024),
+  EXTRACT_LARGE_HEAP_MB: int(DEFAULT_EXTRACTOR_LIMITS.largeHeapMb, 32, 16384),
+  EXTRACT_TIMEOUT_MS: int(DEFAULT_EXTRACTOR_LIMITS.timeoutMs, 100, 3_600_000),
   CHROMIUM_PATH: z.string().optional().transform((v) => (v && v.trim() !== '' ? v.trim() : '/usr/bin/chromium')),
   BROWSER_MAX_BROWSERS: int(1, 1, 64),
   BROWSER_MAX_PAGES: int(4, 1, 256),
@@ -125,6 +128,10 @@ export type Config = {
   respectRobotsTxt: boolean;
   extractThreads: number;
   extractWorkerHeapMb: number;
+  /** Pages longer than this (characters) are extracted by the large-page thread. */
+  extractLargePageChars: number;
+  extractLargeHeapMb: number;
+  extractTimeoutMs: number;
   chromiumPath: string;
   browserMaxBrowsers: number;
   browserMaxPages: number;
@@ -199,6 +206,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     respectRobotsTxt: e.RESPECT_ROBOTS_TXT,
     extractThreads: e.EXTRACT_THREADS,
     extractWorkerHeapMb: e.EXTRACT_WORKER_HEAP_MB,
+    extractLargePageChars: e.EXTRACT_LARGE_PAGE_CHARS,
+    extractLargeHeapMb: e.EXTRACT_LARGE_HEAP_MB,
+    extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
     chromiumPath: e.CHROMIUM_PATH,
     browserMaxBrowsers: e.BROWSER_MAX_BROWSERS,
     browserMaxPages: e.BROWSER_MAX_PAGES,

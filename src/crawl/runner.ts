@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
+import { ExtractError, type ExtractErrorCode } from '../scrape/extractor.js';
 import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
 import type { Format } from '../scrape/schema.js';
@@ -44,8 +45,10 @@ interface JobContext {
   frontierFull: boolean;
 }
 
-const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode> = new Set([
+const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode | ExtractErrorCode> = new Set([
   'TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE', 'PAGE_CRASHED', 'NAVIGATION_FAILED',
+  // Extraction threads were full: the page itself is fine.
+  'EXTRACTION_BUSY',
 ]);
 const MAX_RETRIES = 2;
 
@@ -205,7 +208,7 @@ export class CrawlRunner {
         await this.o.store.finishPage({ ...base, now: this.now(), visited: true });
         return;
       }
-      const known = error instanceof FetchError || error instanceof BrowserError;
+      const known = error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError;
       if (error instanceof RetryablePageError || (known && RETRYABLE.has(error.code))) {
         if (options.retry && page.attempts < MAX_RETRIES) {
           const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;

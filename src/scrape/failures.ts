@@ -1,9 +1,12 @@
 // How a page that could not be had is reported: HTTP status and a short label per fetch or render error code.
 import { ApiError } from '../http/errors.js';
 import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
+import { ExtractError, type ExtractErrorCode } from './extractor.js';
 import { FetchError } from './fetch/index.js';
 
-const STATUS: Record<BrowserErrorCode, number> = {
+type PageErrorCode = BrowserErrorCode | ExtractErrorCode;
+
+const STATUS: Record<PageErrorCode, number> = {
   INVALID_URL: 400,
   BLOCKED_ADDRESS: 400,
   UNSUPPORTED_CONTENT_TYPE: 400,
@@ -22,9 +25,14 @@ const STATUS: Record<BrowserErrorCode, number> = {
   SELECTOR_TIMEOUT: 504,
   PAGE_CRASHED: 502,
   NAVIGATION_FAILED: 502,
+  // The page was had but is beyond what the service extracts (as TOO_LARGE is beyond what it fetches).
+  EXTRACTION_TOO_LARGE: 502,
+  EXTRACTION_TIMEOUT: 502,
+  EXTRACTION_FAILED: 502,
+  EXTRACTION_BUSY: 503,
 };
 
-const LABEL: Record<BrowserErrorCode, string> = {
+const LABEL: Record<PageErrorCode, string> = {
   INVALID_URL: 'Invalid URL',
   BLOCKED_ADDRESS: 'Blocked address',
   UNSUPPORTED_CONTENT_TYPE: 'Unsupported content type',
@@ -43,16 +51,20 @@ const LABEL: Record<BrowserErrorCode, string> = {
   SELECTOR_TIMEOUT: 'Selector not found in time',
   PAGE_CRASHED: 'Page crashed',
   NAVIGATION_FAILED: 'Navigation failed',
+  EXTRACTION_TOO_LARGE: 'Page too large to extract',
+  EXTRACTION_TIMEOUT: 'Extraction timed out',
+  EXTRACTION_FAILED: 'Extraction failed',
+  EXTRACTION_BUSY: 'Extraction busy',
 };
 
 export interface PageFailure {
-  code: BrowserErrorCode | 'INTERNAL';
+  code: PageErrorCode | 'INTERNAL';
   message: string;
 }
 
 /** Classifies anything a page run threw; unknown faults are INTERNAL (and logged by the caller). */
 export function classifyPageError(error: unknown): PageFailure {
-  if (error instanceof FetchError || error instanceof BrowserError) return { code: error.code, message: error.message };
+  if (error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError) return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' };
 }
 

@@ -244,7 +244,7 @@ export async function runPage(url: string, options: PageOptions, deps: PipelineD
       includeTags: options.includeTags,
       excludeTags: options.excludeTags,
       formats: wanted,
-    });
+    }, run.signal);
     result.title = extracted.metadata.title;
     result.metadata = { ...extracted.metadata, ...metadataBase };
     if (extracted.markdown !== undefined) result.markdown = extracted.markdown;

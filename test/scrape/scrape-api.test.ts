@@ -249,11 +249,12 @@ describe('POST /v1/scrape with the worker-thread extraction pool', () => {
 });
 
 describe('POST /v1/scrape of pages too big for an extraction thread', () => {
-  it('extracts them on the main thread instead of failing', async () => {
+  it('extracts them on the large-page thread instead of failing', async () => {
     const site = await startSiteServer();
     const t = await startTestApp({ env: { EXTRACT_THREADS: '1', EXTRACT_WORKER_HEAP_MB: '32', SCRAPE_MAX_BYTES: String(4 * 1024 * 1024) } });
     try {
-      // 1 MB goes to the thread, whose 32 MB heap cannot hold its DOM; 2 MB is routed by size.
+      // 1 MB goes to an ordinary thread, whose 32 MB heap cannot hold its DOM, then to the large-page
+      // thread; 2 MB is routed there by size.
       for (const mb of [1, 2]) {
         const res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/huge?mb=${mb}`, max_age: 0, timeout: 120_000 } });
         assert.equal(res.statusCode, 200, `${mb} MB: ${res.body.slice(0, 300)}`);

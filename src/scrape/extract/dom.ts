@@ -334,12 +334,46 @@ export function insertBefore(parent: ParentNode, node: ChildNode, ref: ChildNode
   ref.prev = node;
 }
 
-/** Puts `replacement` where `node` is; node ends up detached. */
+// Where the last replaceNode found its node, per children array: walks replace siblings in order,
+// so the next one is found at or next to it instead of by a search.
+const lastIndex = new WeakMap<ChildNode[], number>();
+
+function indexInParent(kids: ChildNode[], node: ChildNode): number {
+  const hint = lastIndex.get(kids);
+  if (hint !== undefined) {
+    for (const i of [hint, hint + 1, hint - 1]) {
+      if (kids[i] === node) {
+        lastIndex.set(kids, i);
+        return i;
+      }
+    }
+  }
+  const i = kids.indexOf(node);
+  if (i >= 0) lastIndex.set(kids, i);
+  return i;
+}
+
+/**
+ * Puts `replacement` where `node` is; node ends up detached. In place, without a splice: Readability
+ * replaces every div that holds one paragraph, and a page of 150,000 sibling divs made that
+ * quadratic (5 s of a 7 s extraction).
+ */
 export function replaceNode(node: ChildNode, replacement: ChildNode): void {
   const parent = node.parent;
   if (!parent || node === replacement) return;
-  insertBefore(parent, replacement, node);
-  removeNode(node);
+  removeNode(replacement);
+  const kids = parent.children;
+  const i = indexInParent(kids, node);
+  if (i < 0) return;
+  kids[i] = replacement;
+  replacement.parent = parent;
+  replacement.prev = node.prev;
+  replacement.next = node.next;
+  if (node.prev) node.prev.next = replacement;
+  if (node.next) node.next.prev = replacement;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
 }
 
 /**
