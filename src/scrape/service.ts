@@ -66,8 +66,9 @@ export class ScrapeService {
     } catch (error) {
       // The store failing under the page (a full disk, an outage) is not the page's failure: the
       // answer is the store's 507/503, and the job is marked failed if the store still takes it.
-      const storeFailure = classifyStoreError(error);
-      const failure = storeFailure ? storeFailureOfPage(storeFailure) : classifyPageError(error);
+      const pageFailure = classifyPageError(error);
+      const storeFailure = pageFailure.code === 'INTERNAL' ? classifyStoreError(error) : undefined;
+      const failure = storeFailure ? storeFailureOfPage(storeFailure) : pageFailure;
       if (failure.code === 'INTERNAL' && !storeFailure) this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
       const finishedAt = iso(clock());
       const recorded = db.transaction().execute(async (trx) => {

@@ -24,20 +24,22 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** What a failed store call means for the caller, or undefined for anything else (a bug, a constraint). */
+/**
+ * What a failed store call means for the caller, or undefined for anything else (a bug, a
+ * constraint). Only the error itself is read, not its `cause`: the drivers throw their errors
+ * as they are, while a page's fetch error wraps the socket error of a site (ECONNRESET...) in its
+ * cause, and that is the site's failure, not the store's.
+ */
 export function classifyStoreError(error: unknown): StoreFailure | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    const code = codeOf(current);
-    if (code !== undefined) {
-      if (code === 'SQLITE_FULL' || PG_FULL_CODES.has(code)) return 'full';
-      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN') {
-        return 'unavailable';
-      }
-      if (PG_UNAVAILABLE_CODES.has(code) || PG_UNAVAILABLE_CLASSES.some((c) => code.startsWith(c) && code.length === 5)) return 'unavailable';
-      if (SOCKET_CODES.has(code)) return 'unavailable';
+  const code = codeOf(error);
+  if (code !== undefined) {
+    if (code === 'SQLITE_FULL' || PG_FULL_CODES.has(code)) return 'full';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN') {
+      return 'unavailable';
     }
-    if (current instanceof Error && PG_CONNECTION_MESSAGES.test(current.message)) return 'unavailable';
-    current = current instanceof Error ? current.cause : undefined;
+    if (PG_UNAVAILABLE_CODES.has(code) || PG_UNAVAILABLE_CLASSES.some((c) => code.startsWith(c) && code.length === 5)) return 'unavailable';
+    if (SOCKET_CODES.has(code)) return 'unavailable';
   }
+  if (error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message)) return 'unavailable';
   return undefined;
 }
