@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createBrowserPool, type ChromiumPool } from '../../src/browser/index.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
-import type { Resolver } from '../../src/net/address-guard.js';
+import { chooseProxy, parseAllowlistEntry, ProxyNotAllowedError, requestProxyRefusal, type Resolver } from '../../src/net/address-guard.js';
 import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../src/scrape/fetch/index.js';
 import { CHROMIUM, expectFailure, request as renderRequest } from '../browser/helpers.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
@@ -310,6 +310,28 @@ describe('operator settings', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('the policy: which proxy a fetch uses, and which a request may name', () => {
+    const guarded = { allowlist: ['10.0.0.5:3128', 'proxy.internal:80'], allowPrivate: false };
+    const operator = { ...guarded, outboundProxy: 'http://10.0.0.9:3128' };
+    assert.deepEqual(chooseProxy(undefined, guarded), undefined);
+    assert.deepEqual(chooseProxy('http://93.184.216.35:3128', guarded), { url: 'http://93.184.216.35:3128', allowPrivate: false });
+    assert.deepEqual(chooseProxy('http://u:p@10.0.0.5:3128', guarded), { url: 'http://u:p@10.0.0.5:3128', allowPrivate: true });
+    assert.deepEqual(chooseProxy('http://PROXY.internal', guarded), { url: 'http://PROXY.internal', allowPrivate: true });
+    assert.deepEqual(chooseProxy(undefined, operator), { url: 'http://10.0.0.9:3128', allowPrivate: true });
+    assert.deepEqual(chooseProxy('http://10.0.0.5:3128', operator), { url: 'http://10.0.0.5:3128', allowPrivate: true });
+    // A job stored before OUTBOUND_PROXY was set: refused when it runs, not sent around the operator's proxy.
+    assert.throws(() => chooseProxy('http://93.184.216.35:3128', operator), ProxyNotAllowedError);
+    assert.equal(requestProxyRefusal('http://93.184.216.35:3128', guarded), undefined);
+    assert.equal(requestProxyRefusal('http://proxy.example:3128', guarded), undefined, 'names are checked when connecting');
+    assert.equal(requestProxyRefusal('http://0x0a.0.0.5:3128', guarded), undefined, 'allow-listed, in another spelling');
+    assert.match(requestProxyRefusal('http://0x0a.0.0.5:3129', guarded) ?? '', /Refused to connect to proxy 10\.0\.0\.5:3129 \(private address\)/);
+    assert.equal(requestProxyRefusal('http://0x0a.0.0.5:3129', { ...guarded, allowPrivate: true }), undefined);
+    assert.match(requestProxyRefusal('http://10.0.0.5:3129', operator) ?? '', /OUTBOUND_PROXY/);
+    assert.equal(parseAllowlistEntry(' [FD00::5]:3128 '), '[fd00::5]:3128');
+    assert.equal(parseAllowlistEntry('0x7f.1:80'), '127.0.0.1:80');
+    assert.equal(parseAllowlistEntry('127.0.0.1'), undefined);
   });
 
   it('bad settings are refused at start', () => {
