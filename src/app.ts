@@ -35,6 +35,7 @@ import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
 import { acceleratedClock, type Clock } from './util/time.js';
+import type { ProxyPolicy, Resolver } from './net/address-guard.js';
 
 export const VERSION = '0.1.0';
 
@@ -58,6 +59,8 @@ export interface AppOptions {
   databaseSchema?: string;
   /** Which roles this process plays; `serve` plays all of them. */
   roles?: { worker: boolean };
+  /** Tests only: name resolution of the address guard for fetches (a "public" name can then lead to a local server). */
+  resolve?: Resolver;
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -91,12 +94,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxPages: config.browserMaxPages,
       pagesPerBrowser: config.browserPagesPerBrowser,
       launchTimeoutMs: config.browserLaunchTimeoutMs,
-    });
+    }, options.resolve ? { resolve: options.resolve } : undefined);
     const browserInstalled = await browserPool.available();
     if (!browserInstalled) {
       logger.warn({ chromiumPath: config.chromiumPath }, 'no Chromium at CHROMIUM_PATH: browser engines are off (apt-get install -y chromium)');
     }
-    const capabilities = deploymentCapabilities(browserInstalled);
+    const proxies: ProxyPolicy = {
+      ...(config.outboundProxy !== undefined ? { outboundProxy: config.outboundProxy } : {}),
+      allowlist: config.requestProxyAllowlist,
+      allowPrivate: config.allowLocalTargets,
+    };
+    const capabilities = deploymentCapabilities(browserInstalled, proxies);
     const screenshots = new ScreenshotStore(db.kysely);
     const pipeline: PipelineDeps = {
       cache,
@@ -106,6 +114,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxBytes: config.scrapeMaxBytes,
       maxRedirects: config.scrapeMaxRedirects,
       allowPrivateAddresses: config.allowLocalTargets,
+      proxies,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
       defaultMaxAgeMs: config.cacheDefaultMaxAgeMs,
       browser: browserInstalled ? browserPool : undefined,
       autoBrowserEngine: config.browserAutoEngine,
@@ -124,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? new CrawlRunner({
           store: crawlStore,
           pipeline,
-          robots: config.respectRobotsTxt ? new RobotsCache({ userAgent: config.userAgent, allowPrivateAddresses: config.allowLocalTargets }) : undefined,
+          robots: config.respectRobotsTxt ? new RobotsCache({ userAgent: config.userAgent, allowPrivateAddresses: config.allowLocalTargets, proxies, ...(options.resolve ? { resolve: options.resolve } : {}) }) : undefined,
           clock,
           logger,
           concurrency: config.crawlConcurrency,

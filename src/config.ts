@@ -1,6 +1,7 @@
 // Every deployment setting, read from the environment, validated, with its default.
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowlistEntry } from './net/proxy-policy.js';
 import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
 
 const bool = (fallback: boolean) =>
@@ -39,6 +40,24 @@ const optionalUrl = (protocols: string[]) =>
       }
     });
 
+/** REQUEST_PROXY_ALLOWLIST: comma-separated host:port entries, normalized (see parseAllowlistEntry). */
+const proxyAllowlist = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const entries = (v ?? '').split(',').map((e) => e.trim()).filter((e) => e.length > 0);
+    const out: string[] = [];
+    for (const entry of entries) {
+      const parsed = parseAllowlistEntry(entry);
+      if (parsed === undefined) {
+        ctx.addIssue({ code: 'custom', message: `entry ${JSON.stringify(entry)} is not host:port (e.g. 10.0.0.5:3128 or [fd00::5]:3128)` });
+        return z.NEVER;
+      }
+      out.push(parsed);
+    }
+    return out;
+  });
+
 const envSchema = z.object({
   PORT: int(8080, 0, 65535),
   HOST: z.string().optional().transform((v) => v || '0.0.0.0'),
@@ -55,6 +74,8 @@ const envSchema = z.object({
     .transform((v) => v ?? 'info'),
   ALLOW_LOCAL_TARGETS: bool(false),
   ALLOW_LOCAL_WEBHOOKS: bool(false),
+  OUTBOUND_PROXY: optionalUrl(['http:', 'https:']),
+  REQUEST_PROXY_ALLOWLIST: proxyAllowlist,
   USER_AGENT: z.string().optional().transform((v) => v || 'CrawlService/0.1 (+https://github.com/crawlservice)'),
   SCRAPE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   SCRAPE_MAX_REDIRECTS: int(10, 0, 50),
@@ -114,6 +135,10 @@ export type Config = {
   logLevel: string;
   allowLocalTargets: boolean;
   allowLocalWebhooks: boolean;
+  /** The operator's proxy for all target traffic (pages, robots.txt, browser renders); its address is not guarded. */
+  outboundProxy: string | undefined;
+  /** Proxies (host:port) a request may name although they are private. */
+  requestProxyAllowlist: string[];
   userAgent: string;
   scrapeMaxBytes: number;
   scrapeMaxRedirects: number;
@@ -177,7 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0]);
       const got = env[name];
-      return `${name}: ${i.message}${got !== undefined ? ` (got ${JSON.stringify(name === 'API_KEYS' || name === 'DATABASE_URL' ? '***' : got)})` : ''}`;
+      return `${name}: ${i.message}${got !== undefined ? ` (got ${JSON.stringify(name === 'API_KEYS' || name === 'DATABASE_URL' || name === 'OUTBOUND_PROXY' ? '***' : got)})` : ''}`;
     });
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
@@ -192,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     allowLocalTargets: e.ALLOW_LOCAL_TARGETS,
     allowLocalWebhooks: e.ALLOW_LOCAL_WEBHOOKS,
+    outboundProxy: e.OUTBOUND_PROXY,
+    requestProxyAllowlist: e.REQUEST_PROXY_ALLOWLIST,
     userAgent: e.USER_AGENT,
     scrapeMaxBytes: e.SCRAPE_MAX_BYTES,
     scrapeMaxRedirects: e.SCRAPE_MAX_REDIRECTS,

@@ -1,8 +1,8 @@
 // A local forward proxy per guarded render: Chromium sends every request through it, and it connects only to checked addresses.
 import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { BlockedAddressError, resolvePublicAddresses, type Resolver } from '../net/address-guard.js';
+import { BlockedAddressError, PROXY_GUARD_REMEDY, PROXY_ROLE, resolvePublicAddresses, type Resolver } from '../net/address-guard.js';
 
 /**
  * Why this exists: request interception sees requests, not connections. Chromium resolves names
@@ -25,6 +25,11 @@ export interface EgressUpstream {
   url: URL;
   /** `Basic ...` for the user's proxy, when it has credentials. */
   authorization?: string;
+  /**
+   * The proxy's own address may be private (a proxy the operator chose). Otherwise it is resolved
+   * here, refused when any address is private, and dialled by the address that was checked.
+   */
+  allowPrivate?: boolean;
 }
 
 export interface EgressProxyOptions {
@@ -37,6 +42,16 @@ export interface EgressProxyOptions {
    * and reached through it; that proxy resolves them again, which is the accepted limit of proxying.
    */
   upstream?: EgressUpstream;
+  /** ALLOW_LOCAL_TARGETS: targets are not refused (the proxy is here only to guard the upstream proxy). */
+  allowPrivateTargets?: boolean;
+}
+
+/** Where to dial the upstream proxy: a checked address (or its name, when it may be private). */
+interface UpstreamEndpoint {
+  host: string;
+  port: number;
+  /** TLS server name of an https proxy; undefined for an IP literal. */
+  servername: string | undefined;
 }
 
 /** Header on the answers this proxy makes up itself (refusals, failures), so a render can tell them from a site's. */
@@ -136,7 +151,10 @@ export class EgressProxy {
   private async check(host: string, port: number): Promise<{ host: string; port: number }> {
     let addresses;
     try {
-      addresses = await resolvePublicAddresses(host, { allowPrivate: false, ...(this.options.resolve ? { resolve: this.options.resolve } : {}) });
+      addresses = await resolvePublicAddresses(host, {
+        allowPrivate: this.options.allowPrivateTargets ?? false,
+        ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
+      });
     } catch (err) {
       if (err instanceof BlockedAddressError) throw this.record(host, 'BLOCKED_ADDRESS', err.message);
       throw this.record(host, 'DNS_FAILURE', `Could not resolve ${host} (${errnoCode(err)})`);
@@ -144,6 +162,33 @@ export class EgressProxy {
     if (this.options.upstream) return { host, port };
     const address = addresses[0]!.address;
     return this.options.dial ? this.options.dial(address, port) : { host: address, port };
+  }
+
+  /**
+   * The upstream proxy's address for a request to `targetHost` (failures are recorded under it).
+   * A proxy named by the request goes through the address guard like any destination: a request
+   * must not reach loopback or the private network by naming it as its proxy.
+   */
+  private async upstreamEndpoint(upstream: EgressUpstream, targetHost: string): Promise<UpstreamEndpoint> {
+    const name = upstream.url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(upstream.url.port || (upstream.url.protocol === 'https:' ? 443 : 80));
+    const servername = isIP(name) === 0 ? name : undefined;
+    if (upstream.allowPrivate) return { host: name, port, servername };
+    let addresses;
+    try {
+      addresses = await resolvePublicAddresses(upstream.url.hostname, {
+        allowPrivate: false,
+        role: PROXY_ROLE,
+        remedy: PROXY_GUARD_REMEDY,
+        ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
+      });
+    } catch (err) {
+      if (err instanceof BlockedAddressError) throw this.record(targetHost, 'BLOCKED_ADDRESS', err.message);
+      throw this.record(targetHost, 'PROXY_ERROR', `Could not resolve the proxy ${upstream.url.host} (${errnoCode(err)})`);
+    }
+    const address = addresses[0]!.address;
+    const dest = this.options.dial ? this.options.dial(address, port) : { host: address, port };
+    return { ...dest, servername };
   }
 
   private connectFailure(host: string, err: unknown): EgressFailure {
@@ -169,10 +214,11 @@ export class EgressProxy {
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
     const upstream = this.options.upstream;
-    const options = upstream
+    const endpoint = upstream ? await this.upstreamEndpoint(upstream, host) : undefined;
+    const options = upstream && endpoint
       ? {
-          host: upstream.url.hostname,
-          port: Number(upstream.url.port || (upstream.url.protocol === 'https:' ? 443 : 80)),
+          host: endpoint.host,
+          port: endpoint.port,
           path: target.href,
           headers: { ...headers, ...(upstream.authorization ? { 'proxy-authorization': upstream.authorization } : {}) },
         }
@@ -233,13 +279,12 @@ export class EgressProxy {
   }
 
   /** A CONNECT through the user's proxy; resolves once it answered 200. */
-  private openThroughUpstream(upstream: EgressUpstream, authority: string): Promise<Socket> {
-    const host = upstream.url.hostname;
-    const port = Number(upstream.url.port || (upstream.url.protocol === 'https:' ? 443 : 80));
+  private async openThroughUpstream(upstream: EgressUpstream, authority: string): Promise<Socket> {
     const targetHost = splitHostPort(authority, 443)?.host ?? authority;
+    const { host, port, servername } = await this.upstreamEndpoint(upstream, targetHost);
     return new Promise<Socket>((resolve, reject) => {
       const socket: Socket =
-        upstream.url.protocol === 'https:' ? tlsConnect({ host, port, servername: host }) : netConnect({ host, port });
+        upstream.url.protocol === 'https:' ? tlsConnect({ host, port, ...(servername ? { servername } : {}) }) : netConnect({ host, port });
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));

@@ -1,7 +1,7 @@
 // The browser pool, written once for both engines: lazy launches, page limit with a FIFO line, reuse, recycling, crash and hang replacement.
 import { constants as fsConstants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { Resolver } from '../net/address-guard.js';
+import { checkProxyLiteral, type Resolver } from '../net/address-guard.js';
 import type { Driver, DriverBrowser, DriverSession, SessionProxy } from './driver.js';
 import { EGRESS_HEADER, EgressProxy, type EgressUpstream } from './egress-proxy.js';
 import { cleanMessage } from './errors.js';
@@ -193,7 +193,7 @@ export class ChromiumPool implements BrowserPool {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new BrowserError('INVALID_URL', `Only http and https URLs can be rendered, not ${parsed.protocol}`, url);
     }
-    const proxy = request.proxy === undefined ? undefined : parseProxy(request.proxy, url);
+    const proxy = request.proxy === undefined ? undefined : parseProxy(request.proxy, url, request.proxyAllowPrivate ?? request.allowPrivateAddresses);
 
     const run = new RenderRun(request);
     this.runs.add(run);
@@ -281,7 +281,10 @@ export class ChromiumPool implements BrowserPool {
     }
   }
 
-  /** A new context and page on `entry`'s browser; guarded renders get their own egress proxy (the user's proxy behind it). */
+  /**
+   * A new context and page on `entry`'s browser. Guarded renders, and renders through a proxy whose
+   * own address must be checked, get their own egress proxy (the user's proxy behind it).
+   */
   private async openSession(
     entry: Entry,
     request: RenderRequest,
@@ -291,11 +294,14 @@ export class ChromiumPool implements BrowserPool {
   ): Promise<PooledSession> {
     let egress: EgressProxy | undefined;
     let sessionProxy = proxy?.session;
-    if (!request.allowPrivateAddresses && this.hooks.egressProxy !== false) {
+    // Chromium would resolve and dial a proxy itself; the egress proxy dials only checked addresses.
+    const guardProxy = proxy !== undefined && !proxy.upstream.allowPrivate;
+    if ((!request.allowPrivateAddresses || guardProxy) && this.hooks.egressProxy !== false) {
       egress = await EgressProxy.start({
         ...(this.hooks.resolve ? { resolve: this.hooks.resolve } : {}),
         ...(this.hooks.dial ? { dial: this.hooks.dial } : {}),
         ...(proxy ? { upstream: proxy.upstream } : {}),
+        allowPrivateTargets: request.allowPrivateAddresses,
       });
       sessionProxy = { server: egress.url, bypass: '<-loopback>' };
     }
@@ -574,7 +580,14 @@ export class ChromiumPool implements BrowserPool {
 /** Renders may share a session only when everything the context was made with is the same. */
 function reuseKey(request: RenderRequest): string | undefined {
   if (request.reuseKey === undefined) return undefined;
-  return JSON.stringify([request.reuseKey, request.engine, request.proxy ?? null, request.allowPrivateAddresses, request.userAgent]);
+  return JSON.stringify([
+    request.reuseKey,
+    request.engine,
+    request.proxy ?? null,
+    request.proxyAllowPrivate ?? null,
+    request.allowPrivateAddresses,
+    request.userAgent,
+  ]);
 }
 
 function abortedByClose(url: string): BrowserError {
@@ -609,7 +622,12 @@ interface ParsedProxy {
   upstream: EgressUpstream;
 }
 
-function parseProxy(raw: string, url: string): ParsedProxy {
+/**
+ * The render's proxy for the context and for the egress proxy. Unless `allowPrivate` (a proxy the
+ * operator chose), a private literal or local name is refused here, before anything is dialled;
+ * a name is checked by the egress proxy when it connects.
+ */
+function parseProxy(raw: string, url: string, allowPrivate: boolean): ParsedProxy {
   let proxy: URL;
   try {
     proxy = new URL(raw);
@@ -619,9 +637,13 @@ function parseProxy(raw: string, url: string): ParsedProxy {
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
     throw new BrowserError('PROXY_ERROR', `Unsupported proxy scheme "${proxy.protocol}": use http:// or https://`, url);
   }
+  if (!allowPrivate) {
+    const refused = checkProxyLiteral(proxy);
+    if (refused) throw new BrowserError('BLOCKED_ADDRESS', refused.message, url, { cause: refused });
+  }
   const server = new URL(`${proxy.protocol}//${proxy.host}`);
   const session: SessionProxy = { server: server.origin };
-  const upstream: EgressUpstream = { url: server };
+  const upstream: EgressUpstream = { url: server, allowPrivate };
   if (proxy.username !== '') {
     session.username = decodeURIComponent(proxy.username);
     session.password = decodeURIComponent(proxy.password);

@@ -30,6 +30,11 @@ export interface RenderRequest {
   screenshot?: 'viewport' | 'fullPage';
   /** http(s) proxy for every request of this render. */
   proxy?: string;
+  /**
+   * The proxy's own address may be private (a proxy the operator chose). False puts the connection
+   * to it through the address guard (the egress proxy dials it). Default: `allowPrivateAddresses`.
+   */
+  proxyAllowPrivate?: boolean;
   userAgent: string;
   /** ALLOW_LOCAL_TARGETS: when false, every request the page makes to a private address is refused. */
   allowPrivateAddresses: boolean;

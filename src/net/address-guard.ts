@@ -9,3 +9,16 @@ export {
   type ResolvedAddress,
   type Resolver,
 } from './guarded-lookup.js';
+export { guardedConnector, boundedConnector, ConnectAttemptError, type AttemptLimits, type Connector } from './guarded-connector.js';
+export {
+  checkProxyLiteral,
+  chooseProxy,
+  parseAllowlistEntry,
+  proxyAuthority,
+  requestProxyRefusal,
+  ProxyNotAllowedError,
+  PROXY_GUARD_REMEDY,
+  PROXY_ROLE,
+  type ChosenProxy,
+  type ProxyPolicy,
+} from './proxy-policy.js';

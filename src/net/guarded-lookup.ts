@@ -18,6 +18,9 @@ export interface GuardOptions {
   resolve?: Resolver;
   /** Setting named in refusal messages; defaults to ALLOW_LOCAL_TARGETS. */
   setting?: string;
+  /** What is being connected to when it is not the target (e.g. "proxy"), and how to lift the refusal; see BlockedAddressErrorOptions. */
+  role?: string;
+  remedy?: string;
 }
 
 export const defaultResolve: Resolver = (hostname) => dnsPromises.lookup(hostname, { all: true });
@@ -36,7 +39,7 @@ function notFound(hostname: string): NodeJS.ErrnoException {
  */
 export async function resolvePublicAddresses(host: string, options: GuardOptions): Promise<ResolvedAddress[]> {
   const resolve = options.resolve ?? defaultResolve;
-  const blocked = { setting: options.setting };
+  const blocked = { setting: options.setting, role: options.role, remedy: options.remedy };
   const verdict = checkHostLiteral(host);
   if (!options.allowPrivate && !verdict.allowed) {
     throw new BlockedAddressError(host, verdict.address, { ...blocked, reason: verdict.reason });

@@ -1,16 +1,22 @@
 // Which requested features this deployment can serve; the rest are refused up front with a 400 that says why.
 import type { ValidationIssue } from '../http/errors.js';
+import { requestProxyRefusal, type ProxyPolicy } from '../net/proxy-policy.js';
 import type { PageOptions } from './schema.js';
 
 export interface Capabilities {
   browser: boolean;
   structuredExtraction: boolean;
   ocr: boolean;
+  /** Which proxies requests may name (OUTBOUND_PROXY, REQUEST_PROXY_ALLOWLIST, ALLOW_LOCAL_TARGETS). */
+  proxyPolicy: ProxyPolicy;
 }
 
+/** The guard's defaults: no operator proxy, no allow-list, private proxies refused. */
+export const GUARDED_PROXY_POLICY: ProxyPolicy = { allowlist: [], allowPrivate: false };
+
 /** What a deployment offers; `browser` is whether Chromium was found at CHROMIUM_PATH. */
-export function deploymentCapabilities(browser: boolean): Capabilities {
-  return { browser, structuredExtraction: false, ocr: false };
+export function deploymentCapabilities(browser: boolean, proxyPolicy: ProxyPolicy = GUARDED_PROXY_POLICY): Capabilities {
+  return { browser, structuredExtraction: false, ocr: false, proxyPolicy };
 }
 
 const NO_BROWSER =
@@ -45,5 +51,8 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
     if (options.jsonOptions !== undefined) refuse('json_options', 'Structured JSON extraction is not available yet');
   }
   if (!caps.ocr && options.ocr) refuse('ocr_options', 'OCR of markdown images is not available yet');
+  // A private proxy is refused up front, as webhooks refuse private URLs (names are checked at connect time).
+  const proxyRefused = options.proxy === undefined ? undefined : requestProxyRefusal(options.proxy, caps.proxyPolicy);
+  if (proxyRefused !== undefined) refuse('proxy', proxyRefused);
   return issues;
 }

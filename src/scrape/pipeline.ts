@@ -1,5 +1,6 @@
 // The per-page pipeline shared by scrapes and crawls: cache, HTTP fetch or browser render, then extract the requested formats.
 import { type BrowserEngineName, BrowserError, type BrowserPool, type RenderRequest, type SelectorWait } from '../browser/types.js';
+import { chooseProxy, ProxyNotAllowedError, type ChosenProxy, type ProxyPolicy, type Resolver } from '../net/address-guard.js';
 import type { ScreenshotStore } from '../screenshots/store.js';
 import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
@@ -49,6 +50,13 @@ export interface PipelineDeps {
   maxBytes: number;
   maxRedirects: number;
   allowPrivateAddresses: boolean;
+  /**
+   * OUTBOUND_PROXY and REQUEST_PROXY_ALLOWLIST. Absent: no operator proxy, no allow-list, and a
+   * request's proxy may be private only when `allowPrivateAddresses` is true.
+   */
+  proxies?: ProxyPolicy;
+  /** Test hook: name resolution of the address guard; default DNS. */
+  resolve?: Resolver;
   /** Used when a request omits max_age. */
   defaultMaxAgeMs: number;
   /** Absent when no browser is installed: browser-only requests were refused at validation then. */
@@ -85,16 +93,30 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
+/** The proxy a page goes through under the deployment's proxy settings (see net/proxy-policy.ts). */
+function pageProxy(url: string, options: PageOptions, deps: PipelineDeps): ChosenProxy | undefined {
+  try {
+    return chooseProxy(options.proxy, deps.proxies ?? { allowlist: [], allowPrivate: deps.allowPrivateAddresses });
+  } catch (err) {
+    // A job stored before the settings changed; new requests are refused at validation.
+    if (err instanceof ProxyNotAllowedError) throw new FetchError('PROXY_ERROR', err.message, url, { cause: err });
+    throw err;
+  }
+}
+
 /** The HTTP engine: the page cache, else a plain fetch. */
 async function fetchOverHttp(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
   const key = cacheKey(url, { engine: 'http', proxy: options.proxy });
   const cached = await readCache(key, options, deps, run);
   if (cached) return { page: cached, hit: true };
+  const proxy = pageProxy(url, options, deps);
   const fetched = await fetchPage({
     url,
     timeoutMs: options.timeoutMs,
-    proxy: options.proxy,
+    proxy: proxy?.url,
+    proxyAllowPrivate: proxy?.allowPrivate,
     allowPrivateAddresses: deps.allowPrivateAddresses,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
     maxBytes: deps.maxBytes,
     maxRedirects: deps.maxRedirects,
     userAgent: deps.userAgent,
@@ -161,6 +183,7 @@ async function renderInBrowser(engine: BrowserEngineName, url: string, options: 
     throw new BrowserError('BROWSER_UNAVAILABLE', 'No browser is installed for this service: install Chromium (apt-get install -y chromium) or set CHROMIUM_PATH', url);
   }
   const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
+  const proxy = pageProxy(url, options, deps);
   const request: RenderRequest = {
     url,
     engine,
@@ -169,7 +192,7 @@ async function renderInBrowser(engine: BrowserEngineName, url: string, options: 
     waitFor: options.waitFor,
     waitForSelector: selectorWaits(options.waitForSelector),
     screenshot,
-    proxy: options.proxy,
+    ...(proxy ? { proxy: proxy.url, proxyAllowPrivate: proxy.allowPrivate } : {}),
     userAgent: deps.userAgent,
     allowPrivateAddresses: deps.allowPrivateAddresses,
     signal: run.signal,

@@ -149,7 +149,8 @@ describe('egress proxy with an upstream proxy', () => {
   let proxy: EgressProxy;
   before(async () => {
     upstream = await startProxy({ routes: { 'public.test': `127.0.0.1:${site.port}` }, auth: basic });
-    proxy = await EgressProxy.start(options({ upstream: { url: new URL(upstream.url), authorization: basic } }));
+    // A proxy the operator chose (OUTBOUND_PROXY, REQUEST_PROXY_ALLOWLIST): its loopback address is allowed.
+    proxy = await EgressProxy.start(options({ upstream: { url: new URL(upstream.url), authorization: basic, allowPrivate: true } }));
   });
   after(async () => {
     await proxy.close();
@@ -175,9 +176,43 @@ describe('egress proxy with an upstream proxy', () => {
     assert.equal(upstream.proxyAuthorization.length, before);
   });
 
+  it('an upstream proxy named by a request is guarded: a public name is dialled at its checked address, a private one is refused', async () => {
+    const upstreamPort = Number(new URL(upstream.url).port);
+    const proxyResolve: Resolver = async (host) => {
+      if (host === 'proxy.public.test') return [{ address: '93.184.215.20', family: 4 }];
+      if (host === 'proxy.private.test') return [{ address: '127.0.0.1', family: 4 }];
+      return resolve(host);
+    };
+    const dial = (address: string, port: number): { host: string; port: number } => {
+      dialled.push(`${address}:${port}`);
+      return address === '93.184.215.20' ? { host: '127.0.0.1', port: upstreamPort } : { host: '127.0.0.1', port: site.port };
+    };
+    const upstreamAt = (host: string) => ({ url: new URL(`http://${host}:${upstreamPort}`), authorization: basic });
+    const viaPublic = await EgressProxy.start({ resolve: proxyResolve, dial, upstream: upstreamAt('proxy.public.test') });
+    const viaPrivate = await EgressProxy.start({ resolve: proxyResolve, dial, upstream: upstreamAt('proxy.private.test') });
+    try {
+      assert.equal((await get(viaPublic, 'http://public.test/final')).status, 200);
+      assert.equal((await tunnel(viaPublic, 'public.test:443')).connectStatus, 200);
+      assert.ok(dialled.includes(`93.184.215.20:${upstreamPort}`), 'the checked address of the proxy was dialled');
+
+      const before = upstream.proxyAuthorization.length;
+      const refused = await get(viaPrivate, 'http://public.test/final');
+      assert.equal(refused.status, 403);
+      assert.equal(refused.headers[EGRESS_HEADER], 'BLOCKED_ADDRESS');
+      assert.equal((await tunnel(viaPrivate, 'public.test:443')).connectStatus, 403);
+      const failure = viaPrivate.failureFor('https://public.test/');
+      assert.equal(failure?.code, 'BLOCKED_ADDRESS');
+      assert.match(failure?.message ?? '', /proxy proxy\.private\.test: it resolves to 127\.0\.0\.1.*REQUEST_PROXY_ALLOWLIST/);
+      assert.equal(upstream.proxyAuthorization.length, before, 'nothing reached the private proxy');
+    } finally {
+      await viaPublic.close();
+      await viaPrivate.close();
+    }
+  });
+
   it('an upstream proxy that refuses is PROXY_ERROR', async () => {
     const refusing = await startProxy({ refuseConnect: true });
-    const chained = await EgressProxy.start(options({ upstream: { url: new URL(refusing.url) } }));
+    const chained = await EgressProxy.start(options({ upstream: { url: new URL(refusing.url), allowPrivate: true } }));
     try {
       assert.equal((await tunnel(chained, 'public.test:443')).connectStatus, 502);
       assert.equal(chained.failureFor('https://public.test/')?.code, 'PROXY_ERROR');

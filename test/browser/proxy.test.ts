@@ -31,6 +31,9 @@ after(async () => {
 });
 
 const proxyWithAuth = (): string => proxy.url.replace('http://', 'http://agent:s3cret@');
+// The test proxy listens on loopback: as a proxy the operator chose (OUTBOUND_PROXY, REQUEST_PROXY_ALLOWLIST),
+// its address is allowed. A request's own private proxy is refused: test/security/proxy-ssrf.test.ts.
+const chosen = { proxyAllowPrivate: true } as const;
 
 describe('proxy', { concurrency: true }, () => {
   for (const engine of ENGINES) {
@@ -46,17 +49,17 @@ describe('proxy', { concurrency: true }, () => {
 
       it('guarded render: the target is checked, then reached through the proxy with the credentials', async () => {
         const url = `http://proxied.test/final?engine=${engine}&mode=guarded`;
-        const page = await pool.render(request(engine, url, { proxy: proxyWithAuth(), allowPrivateAddresses: false }));
+        const page = await pool.render(request(engine, url, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen }));
         assert.equal(page.statusCode, 200);
         assert.match(page.html, /Final page/);
         assert.ok(proxy.forwarded.includes(url));
       });
 
       it('guarded render: a private target or redirect hop is refused before the proxy sees it', async () => {
-        await expectFailure(pool.render(request(engine, `${site.url}/secret`, { proxy: proxyWithAuth(), allowPrivateAddresses: false })), 'BLOCKED_ADDRESS');
+        await expectFailure(pool.render(request(engine, `${site.url}/secret`, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen })), 'BLOCKED_ADDRESS');
         const to = encodeURIComponent(`${site.url}/secret?via=proxy-${engine}`);
         const first = `http://proxied.test/redirect?n=1&to=${to}`;
-        await expectFailure(pool.render(request(engine, first, { proxy: proxyWithAuth(), allowPrivateAddresses: false })), 'BLOCKED_ADDRESS');
+        await expectFailure(pool.render(request(engine, first, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen })), 'BLOCKED_ADDRESS');
         assert.ok(proxy.forwarded.includes(first), 'the allowed first hop went through the proxy');
         assert.deepEqual(
           proxy.forwarded.filter((u) => u.includes('/secret')),
@@ -70,7 +73,7 @@ describe('proxy', { concurrency: true }, () => {
         const dead = 'http://127.0.0.1:9';
         const { error } = await expectFailure(pool.render(request(engine, 'http://proxied.test/final', { proxy: dead })), 'PROXY_ERROR');
         assert.doesNotMatch(error.message, /s3cret/);
-        await expectFailure(pool.render(request(engine, 'http://proxied.test/final', { proxy: dead, allowPrivateAddresses: false })), 'PROXY_ERROR');
+        await expectFailure(pool.render(request(engine, 'http://proxied.test/final', { proxy: dead, allowPrivateAddresses: false, ...chosen })), 'PROXY_ERROR');
       });
     });
   }

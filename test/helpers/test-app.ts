@@ -2,6 +2,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
+import type { Resolver } from '../../src/net/address-guard.js';
 import { loadConfig } from '../../src/config.js';
 import { type Clock, systemClock } from '../../src/util/time.js';
 import { postgresDatabase, sqliteDatabase, type TestDatabase } from './databases.js';
@@ -17,7 +18,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase } = {},
+  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase; resolve?: Resolver } = {},
 ): Promise<TestApp> {
   // A shared database (several apps on one store) is dropped by its creator, not by close().
   const shared = options.database !== undefined;
@@ -37,6 +38,7 @@ export async function startTestApp(
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     clock: options.clock ?? systemClock,
     databaseSchema: database.target.schema,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   return {
     app,

@@ -40,8 +40,9 @@ function errorCode(err: unknown): string {
   return '';
 }
 
+/** One line: OpenSSL and others end their messages with a newline or put the details on more lines. */
 function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** Host (with port) of a URL for messages; the URL itself when it does not parse. */
@@ -62,6 +63,11 @@ export function toFetchError(err: unknown, ctx: ErrorContext): FetchError {
 
   const code = errorCode(err);
   const message = errorMessage(err);
+  // A tunnel the proxy dropped or never opened (our bounded connector, undici 8's ProxyConnectionError).
+  if (code === 'UND_ERR_PRX_CONN') {
+    const proxy = ctx.proxyHost !== undefined ? `Proxy ${ctx.proxyHost}` : 'The proxy';
+    return new FetchError('PROXY_ERROR', `${proxy} failed the request for ${url}: ${message}`, url, { cause: err });
+  }
   if (ctx.proxyHost !== undefined) {
     if (PROXY_HOP_CODES.has(code)) {
       return new FetchError('PROXY_ERROR', `Could not connect to proxy ${ctx.proxyHost} (${code}) while fetching ${url}`, url, { cause: err });

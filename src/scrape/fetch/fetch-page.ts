@@ -1,7 +1,7 @@
 // fetchPage: one GET with manual redirects, the address guard on every hop, a size cap, decompression and charset decoding.
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { checkHostLiteral, resolvePublicAddresses, BlockedAddressError } from '../../net/address-guard.js';
+import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../../net/address-guard.js';
 import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
 import { classifyMediaType, looksLikeHtml, parseContentType } from './content-type.js';
@@ -80,6 +80,31 @@ async function guardHop(url: URL, options: FetchOptions, viaProxy: boolean): Pro
   }
 }
 
+/**
+ * Settles with `work`, or rejects as soon as `signal` aborts. undici only listens to a request's
+ * signal once the request has a connection: one still waiting for a connection (to a proxy that
+ * never answers, say) would outlive its deadline. A response that comes after the abort is
+ * handed to `late` so its body can be dropped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, late: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) late(value);
+        else resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** Discards a response body without letting a slow or endless one hold the fetch. */
 function discard(body: Dispatcher.ResponseData['body'], signal: AbortSignal): void {
   body.dump({ limit: REDIRECT_BODY_DUMP_LIMIT, signal }).catch(() => undefined);
@@ -88,7 +113,16 @@ function discard(body: Dispatcher.ResponseData['body'], signal: AbortSignal): vo
 export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
   const source = parseTargetUrl(options.url);
   const proxyUrl = options.proxy ? parseProxyUrl(options.proxy) : undefined;
-  const dispatcher = proxyUrl ? getProxyAgent(proxyUrl) : getDirectAgent(options.allowPrivateAddresses, options.resolve);
+  const proxyAllowPrivate = options.proxyAllowPrivate ?? options.allowPrivateAddresses;
+  if (proxyUrl && !proxyAllowPrivate) {
+    // A literal is refused here, before any connection, with the same answer whether or not
+    // something listens there; a name is checked when the connection to it is opened.
+    const refused = checkProxyLiteral(proxyUrl);
+    if (refused) throw new FetchError('BLOCKED_ADDRESS', refused.message, source.href, { cause: refused });
+  }
+  const dispatcher = proxyUrl
+    ? getProxyAgent(proxyUrl, { allowPrivate: proxyAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) })
+    : getDirectAgent(options.allowPrivateAddresses, options.resolve);
   const proxyHost = proxyUrl?.host;
 
   if (options.signal?.aborted) throw new FetchError('ABORTED', `Fetch of ${source.href} was cancelled`, source.href);
@@ -111,12 +145,11 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
   try {
     for (;;) {
       await guardHop(current, options, proxyUrl !== undefined);
-      const response = await request(current, {
-        method: 'GET',
-        dispatcher,
-        headers,
-        signal: controller.signal,
-      });
+      const response = await untilAborted(
+        request(current, { method: 'GET', dispatcher, headers, signal: controller.signal }),
+        controller.signal,
+        (late) => destroyBody(late.body),
+      );
       body = response.body;
       const responseHeaders = flattenHeaders(response.headers);
       const location = responseHeaders['location'];

@@ -7,6 +7,12 @@ export interface FetchOptions {
   timeoutMs: number;
   /** http(s):// proxy URL; all requests of this fetch go through it. */
   proxy?: string;
+  /**
+   * The proxy's own address may be private: true for a proxy the operator chose (OUTBOUND_PROXY,
+   * REQUEST_PROXY_ALLOWLIST). False puts the connection to the proxy through the address guard,
+   * as for a proxy named by a request. Default: `allowPrivateAddresses` (ALLOW_LOCAL_TARGETS).
+   */
+  proxyAllowPrivate?: boolean;
   allowPrivateAddresses: boolean;
   /** Cap on the decompressed body; exceeding it is TOO_LARGE. */
   maxBytes: number;

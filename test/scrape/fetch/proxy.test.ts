@@ -131,7 +131,8 @@ describe('proxy', () => {
 
 describe('address guard through a proxy', () => {
   // "public.test" resolves (for us) to a public address; the test proxy routes it to the fixture.
-  // The proxy itself listens on 127.0.0.1: a private proxy is the operator's choice and is allowed.
+  // The proxy itself listens on 127.0.0.1: a private proxy the operator chose (OUTBOUND_PROXY,
+  // REQUEST_PROXY_ALLOWLIST) is allowed (proxyAllowPrivate). Request proxies: test/security/proxy-ssrf.test.ts.
   const resolve: Resolver = async (host) => {
     if (host === 'public.test') return [{ address: '93.184.216.34', family: 4 }];
     if (host === 'rebind.test') return [{ address: '10.1.2.3', family: 4 }];
@@ -145,7 +146,7 @@ describe('address guard through a proxy', () => {
   });
   after(() => proxy.close());
 
-  const guarded = (url: string): FetchOptions => options(url, { proxy: proxy.url, allowPrivateAddresses: false, resolve });
+  const guarded = (url: string): FetchOptions => options(url, { proxy: proxy.url, proxyAllowPrivate: true, allowPrivateAddresses: false, resolve });
 
   it('fetches a public target through a proxy on a private address', async () => {
     const page = await fetchPage(guarded(`${publicBase}/`));
