@@ -60,12 +60,27 @@ export class TaskService {
     return nextRun(cron, zone, this.deps.clock())?.toISOString() ?? null;
   }
 
+  /**
+   * The next run of a schedule being saved; 400 when there is none. validateCron already refuses
+   * expressions that run on no date; this catches the rest, which depend on the zone: every time
+   * the expression names falls in an hour that daylight saving skips (docs/cron.md).
+   */
+  private nextOfSaved(cron: string, zone: string): string {
+    const next = this.next(cron, zone);
+    if (next === null) {
+      throw validationError([{ field: 'cron_expression', code: 'custom', message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change` }]);
+    }
+    return next;
+  }
+
   async create(ownerId: string, body: CreateTaskBody) {
     this.checkPayload(body.task_type, body.task_payload);
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const id = randomUUID();
     const now = this.now();
     const timezone = body.timezone ?? 'UTC';
+    // Before the implicit subscription is made: a refused schedule must leave nothing behind.
+    const nextAt = this.nextOfSaved(body.cron_expression, timezone);
     let implicit: { webhook_id: string; secret: string } | undefined;
     if (body.webhook_url !== undefined) {
       // The implicit subscription: scoped to this task, for its task.* events (decisions.md).
@@ -75,7 +90,6 @@ export class TaskService {
         { taskId: id },
       );
     }
-    const nextAt = this.next(body.cron_expression, timezone);
     await this.deps.db
       .insertInto('scheduled_tasks')
       .values({
@@ -131,6 +145,8 @@ export class TaskService {
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const cron = body.cron_expression ?? current.cron_expression;
     const zone = body.timezone ?? current.timezone;
+    const rescheduled = body.cron_expression !== undefined || body.timezone !== undefined;
+    const next = rescheduled ? this.nextOfSaved(cron, zone) : this.next(cron, zone);
     const changes: Updateable<ScheduledTaskTable> = { updated_at: this.now(), min_credits_required: minCreditsRequired(type, payload) };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
@@ -144,7 +160,7 @@ export class TaskService {
     if (body.tags !== undefined) changes.tags = JSON.stringify(body.tags);
     if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
     // next_execution_at is always the real next run: recomputed, and null while paused.
-    changes.next_execution_at = current.is_paused === 1 ? null : this.next(cron, zone);
+    changes.next_execution_at = current.is_paused === 1 ? null : next;
     await this.deps.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
     this.deps.onChange?.();
     return this.get(ownerId, id);
