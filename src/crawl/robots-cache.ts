@@ -48,13 +48,18 @@ export class RobotsCache {
         userAgent: this.options.userAgent,
       });
       // RFC 9309: 4xx means no rules; 5xx means the site is unavailable, so crawl nothing.
-      if (page.statusCode >= 500) return disallowAllRobots();
+      if (page.statusCode >= 500) {
+        return disallowAllRobots({ code: 'ROBOTS_UNAVAILABLE', message: `${robotsUrl} answered HTTP ${page.statusCode}: nothing is crawled while robots.txt is unavailable (RFC 9309)` });
+      }
       if (page.statusCode >= 400) return allowAllRobots();
       return parseRobots(robotsUrl, page.body, this.options.userAgent);
     } catch (error) {
       // A robots.txt served as a binary type is no rules at all; other failures mean unreachable.
       if (error instanceof FetchError && error.code === 'UNSUPPORTED_CONTENT_TYPE') return allowAllRobots();
-      return disallowAllRobots();
+      // The fetch's own code (BLOCKED_ADDRESS, DNS_FAILURE, TIMEOUT…): the page's failure says why.
+      const code = error instanceof FetchError ? error.code : 'NETWORK_ERROR';
+      const message = error instanceof Error ? error.message : String(error);
+      return disallowAllRobots({ code, message: `${robotsUrl} could not be fetched: ${message}` });
     }
   }
 }

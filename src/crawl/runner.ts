@@ -187,7 +187,9 @@ export class CrawlRunner {
     if (this.o.robots) {
       const rules = await this.o.robots.rulesFor(page.url, options.page.proxy);
       if (!rules.isAllowed(page.url)) {
-        await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: 'Disallowed by robots.txt' } });
+        // An unreachable robots.txt disallows everything: the failure names why it could not be had.
+        const failed = rules.unavailable ? { error: rules.unavailable.message, code: rules.unavailable.code } : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
+        await this.o.store.finishPage({ ...base, now: this.now(), failed });
         return;
       }
       delayMs = rules.crawlDelayMs() ?? 0;
@@ -216,7 +218,8 @@ export class CrawlRunner {
       if (!known && !(error instanceof RetryablePageError)) {
         this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
       }
-      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message } });
+      const code = known ? error.code : error instanceof RetryablePageError ? 'HTTP_ERROR' : 'INTERNAL';
+      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } });
       return;
     } finally {
       release();
@@ -228,7 +231,7 @@ export class CrawlRunner {
     const status = result.metadata.status_code;
     let kind: Pick<PageOutcome, 'failed' | 'saved' | 'visited'>;
     if (status >= 400) {
-      kind = { failed: { error: `The page answered HTTP ${status}` } };
+      kind = { failed: { error: `The page answered HTTP ${status}`, code: 'HTTP_ERROR' } };
     } else if (scope.shouldSave(page.url)) {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;

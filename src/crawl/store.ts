@@ -29,7 +29,8 @@ export interface PageOutcome {
   saved?: { url: string; data: Record<string, unknown> };
   /** The page was fetched and extracted, but only visited (scrape_paths did not match). */
   visited?: boolean;
-  failed?: { error: string };
+  /** `code` says why in the crawl's status when this page's failure ends it (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…). */
+  failed?: { error: string; code: string };
   /** In-scope links found on the page, already normalized and filtered, in page order. */
   links: string[];
   linkDepth: number;
@@ -285,7 +286,7 @@ export class CrawlStore {
           failed,
           credits_used: job.credits_used + (outcome.saved ? 1 : 0),
           updated_at: outcome.now,
-          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error } : {}),
+          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error, error_code: outcome.failed.code } : {}),
         })
         .where('id', '=', outcome.jobId)
         .execute();
@@ -356,10 +357,13 @@ export class CrawlStore {
 
   private async finishJob(trx: Trx, job: CrawlJob, outcome: PageOutcome, now: string): Promise<void> {
     const status = job.completed > 0 ? 'completed' : 'failed';
-    const errorMessage = status === 'failed' ? (job.error_message ?? outcome.failed?.error ?? 'No page could be saved') : null;
+    // Why it failed: the seed's failure, else this last page's, else nothing was saved.
+    const reason = job.error_message !== null ? { message: job.error_message, code: job.error_code } : outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' };
+    const errorMessage = status === 'failed' ? reason.message : null;
+    const errorCode = status === 'failed' ? reason.code : null;
     await trx
       .updateTable('jobs')
-      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage })
+      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage, error_code: errorCode })
       .where('id', '=', job.id)
       .execute();
     await recordEvent(trx, {
@@ -376,6 +380,7 @@ export class CrawlStore {
         failed: job.failed,
         credits_used: job.credits_used,
         ...(errorMessage ? { error_message: errorMessage } : {}),
+        ...(errorCode ? { error_code: errorCode } : {}),
         created_at: job.created_at,
         completed_at: now,
       },

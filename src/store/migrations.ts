@@ -290,6 +290,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('crawl_pages_queue').on('crawl_pages').columns(['state', 'job_id', 'id']).execute();
     },
   },
+  '0007_job_error_code': {
+    async up(db: Kysely<unknown>) {
+      // The code of error_message (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…): a failed crawl's status says why.
+      await db.schema.alterTable('jobs').addColumn('error_code', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

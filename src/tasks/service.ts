@@ -10,7 +10,8 @@ import type { SubscriptionStore } from '../webhooks/subscription-store.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { nextRun } from './cron/index.js';
 import type { Capabilities } from '../scrape/capabilities.js';
-import { payloadRefusals } from './refusals.js';
+import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
+import type { TargetGuard } from '../crawl/seed-guard.js';
 import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
 import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
 
@@ -22,6 +23,8 @@ export interface TaskServiceDeps {
   crawls: CrawlStore;
   /** What this deployment can serve: payloads asking for more are refused when saved. */
   capabilities: Capabilities;
+  /** The address guard's settings: a payload URL it refuses is refused when the task is saved. */
+  targets: TargetGuard;
   retentionMs: number;
   onChange?: () => void;
 }
@@ -49,11 +52,13 @@ export class TaskService {
     if (issues.length > 0) throw validationError(issues);
   }
 
-  private checkPayload(type: TaskType, payload: Record<string, unknown>): void {
+  private async checkPayload(type: TaskType, payload: Record<string, unknown>): Promise<void> {
     const issues = payloadIssues(type, payload);
     if (issues.length > 0) throw validationError(issues);
     const refused = payloadRefusals(type, payload, this.deps.capabilities);
     if (refused.length > 0) throw validationError(refused);
+    const blocked = await payloadTargetRefusals(payload, this.deps.targets);
+    if (blocked.length > 0) throw validationError(blocked);
   }
 
   private next(cron: string, zone: string): string | null {
@@ -74,7 +79,7 @@ export class TaskService {
   }
 
   async create(ownerId: string, body: CreateTaskBody) {
-    this.checkPayload(body.task_type, body.task_payload);
+    await this.checkPayload(body.task_type, body.task_payload);
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const id = randomUUID();
     const now = this.now();
@@ -140,7 +145,7 @@ export class TaskService {
     const type = (body.task_type ?? current.task_type) as TaskType;
     const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
     if (body.task_type !== undefined || body.task_payload !== undefined) {
-      this.checkPayload(type, payload);
+      await this.checkPayload(type, payload);
     }
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const cron = body.cron_expression ?? current.cron_expression;

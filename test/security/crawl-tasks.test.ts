@@ -1,8 +1,15 @@
 // Adversarial crawl and task inputs (issue 12, item 10): private seeds refused at creation, a crawl
 // that fails says why in its status, cron expressions that never run refused. SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
+import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { type CrawlSite, startCrawlSite } from '../fixtures/crawl-site.js';
+import { blockedTarget } from '../../src/crawl/seed-guard.js';
+import { CrawlStore } from '../../src/crawl/store.js';
+import { crawlRequestSchema, resolveCrawlOptions } from '../../src/crawl/schema.js';
+import { isPrivateAddress, type Resolver } from '../../src/net/address-guard.js';
+import { type CrawlSite, startCrawlSite, waitForCrawl } from '../fixtures/crawl-site.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Issue = { field: string; code: string; message: string };
@@ -79,6 +86,153 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         assert.equal(res.json().data.next_execution_at, next, cron);
         await t.request('DELETE', `/v1/scheduled-tasks/${res.json().data.task_id as string}`);
       }
+    });
+  });
+}
+
+describe('seed check before a crawl or task is saved (blockedTarget)', () => {
+  const to = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const guard = (resolve: Resolver, timeoutMs?: number) => ({ allowPrivate: false, resolve, ...(timeoutMs ? { timeoutMs } : {}) });
+
+  it('refuses private literals in every spelling without asking DNS', async () => {
+    let asked = 0;
+    const counting: Resolver = async () => {
+      asked++;
+      return [{ address: '93.184.216.34', family: 4 }];
+    };
+    for (const url of ['http://127.0.0.1/', 'http://localhost:8080/', 'http://a.localhost/', 'http://[::1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00::1]/', 'http://[64:ff9b::a00:1]/']) {
+      const blocked = await blockedTarget(url, guard(counting));
+      assert.equal(blocked?.code, 'BLOCKED_ADDRESS', url);
+      assert.match(blocked.message, /ALLOW_LOCAL_TARGETS/);
+    }
+    assert.equal(asked, 0);
+  });
+
+  it('refuses a name when any of its addresses is private (as the fetch would at connect time)', async () => {
+    assert.match((await blockedTarget('http://intranet.example/', guard(to('10.1.2.3'))))?.message ?? '', /intranet\.example: it resolves to 10\.1\.2\.3/);
+    assert.equal((await blockedTarget('http://mixed.example/', guard(to('93.184.216.34', '127.0.0.1'))))?.code, 'BLOCKED_ADDRESS');
+  });
+
+  it('accepts public names and literals, names that do not resolve, and lookups that take too long', async () => {
+    assert.equal(await blockedTarget('http://public.example/', guard(to('93.184.216.34', '2606:2800:220:1::1'))), undefined);
+    assert.equal(await blockedTarget('http://93.184.216.34/', guard(to())), undefined);
+    const missing: Resolver = async (host) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    };
+    assert.equal(await blockedTarget('http://nowhere.invalid/', guard(missing)), undefined);
+    const started = Date.now();
+    const hanging: Resolver = () => new Promise(() => undefined);
+    assert.equal(await blockedTarget('http://slow.example/', guard(hanging, 100)), undefined);
+    assert.ok(Date.now() - started < 2000, 'the lookup was given up after its timeout');
+  });
+
+  it('checks nothing when private targets are allowed', async () => {
+    const never: Resolver = async () => assert.fail('no lookup when ALLOW_LOCAL_TARGETS is set');
+    assert.equal(await blockedTarget('http://127.0.0.1/', { allowPrivate: true, resolve: never }), undefined);
+    assert.equal(await blockedTarget('http://intranet.example/', { allowPrivate: true, resolve: never }), undefined);
+  });
+});
+
+/** This machine's own name when it resolves to private addresses only (as in /etc/hosts), else undefined. */
+async function localName(): Promise<string | undefined> {
+  try {
+    const addresses = await dns.lookup(os.hostname(), { all: true });
+    return addresses.length > 0 && addresses.every((a) => isPrivateAddress(a.address)) && !os.hostname().endsWith('localhost') ? os.hostname() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`crawl seeds and task targets on a guarded deployment (${backend})`, () => {
+    let t: TestApp;
+    let site: CrawlSite;
+    before(async () => {
+      site = await startCrawlSite({ '/': { links: ['/a'] }, '/a': {} });
+      t = await startTestApp({ backend, env: { ALLOW_LOCAL_TARGETS: 'false', RESPECT_ROBOTS_TXT: 'false' } });
+    });
+    after(async () => {
+      await t.close();
+      await site.close();
+    });
+    const get = (url: string) => t.request('GET', url);
+    const crawlJobs = async () => (await t.app.db.kysely.selectFrom('jobs').select('id').where('kind', '=', 'crawl').execute()).length;
+
+    it('refuses a private seed at creation with the 400 a scrape gets, and creates no job', async () => {
+      const before = await crawlJobs();
+      const port = site.port;
+      const urls = [`${site.url}/`, `http://localhost:${port}/`, `http://[::1]:${port}/`, `http://2130706433:${port}/`, `http://0x7f.1:${port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', `http://[::ffff:127.0.0.1]:${port}/`];
+      const name = await localName();
+      if (name) urls.push(`http://${name}:${port}/`); // a name that resolves to loopback only
+      for (const url of urls) {
+        const res = await t.request('POST', '/v1/crawl', { body: { url } });
+        assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+        const json = res.json();
+        assert.equal(json.success, false);
+        assert.equal(json.error, 'Blocked address');
+        assert.equal(json.code, 'BLOCKED_ADDRESS');
+        assert.match(json.message, /^Refused to connect to .*; set ALLOW_LOCAL_TARGETS=true to allow$/);
+        assert.equal(json.data.status, 'failed');
+        assert.equal(typeof json.data.url, 'string');
+        // The scrape's answer for the same target has the same error, code and message.
+        const scrape = (await t.request('POST', '/v1/scrape', { body: { url, max_age: 0 } })).json();
+        assert.deepEqual([scrape.error, scrape.code, scrape.message], [json.error, json.code, json.message], url);
+      }
+      assert.equal(await crawlJobs(), before, 'no crawl job was created');
+      assert.equal(site.hits.size, 0, 'nothing reached the site');
+    });
+
+    it('accepts a seed whose name does not resolve, and the failed crawl says why in its status', async () => {
+      const res = await t.request('POST', '/v1/crawl', { body: { url: 'http://no-such-host.invalid/' } });
+      assert.equal(res.statusCode, 200, res.body);
+      const status = await waitForCrawl(get, res.json().data.job_id);
+      assert.equal(status.status, 'failed');
+      const error = status.error as { code: string; message: string };
+      assert.equal(error.code, 'DNS_FAILURE');
+      assert.match(error.message, /no-such-host\.invalid/);
+    });
+
+    it('a seed refused at connect time (a name that changed its answer after creation) fails with BLOCKED_ADDRESS in its status', async () => {
+      // As if the seed's name had resolved to a public address when the crawl was created and to
+      // 127.0.0.1 when its page was fetched (DNS rebinding): the job exists, the fetch is refused.
+      const probe = await t.request('POST', '/v1/crawl', { body: { url: 'http://no-such-host.invalid/' } });
+      const owner = await t.app.db.kysely.selectFrom('jobs').select('owner_id').where('id', '=', probe.json().data.job_id).executeTakeFirstOrThrow();
+      const id = randomUUID();
+      const seed = `${site.url}/`;
+      const options = { ...resolveCrawlOptions(crawlRequestSchema.parse({ url: seed })), seed };
+      await new CrawlStore(t.app.db.kysely, t.app.db.dialect).create({ id, ownerId: owner.owner_id, options, request: { url: seed }, now: new Date().toISOString(), retentionMs: 86_400_000 });
+      t.app.runner?.notify();
+      const status = await waitForCrawl(get, id);
+      assert.equal(status.status, 'failed');
+      const error = status.error as { code: string; message: string };
+      assert.equal(error.code, 'BLOCKED_ADDRESS');
+      assert.match(error.message, /Refused to connect to 127\.0\.0\.1.*ALLOW_LOCAL_TARGETS/);
+      assert.equal(site.hits.size, 0, 'nothing reached the site');
+    });
+
+    it('refuses a private url in a scrape or crawl task payload, on create and update', async () => {
+      const base = { name: 'internal', cron_expression: '0 0 * * *' };
+      const cases: Array<[string, Record<string, unknown>]> = [
+        ['scrape', { url: `${site.url}/` }],
+        ['scrape', { url: 'http://169.254.169.254/latest/meta-data/' }],
+        ['crawl', { url: 'http://[::1]/' }],
+        ['crawl', { url: 'http://0x7f.1/', options: { limit: 5 } }],
+      ];
+      for (const [type, payload] of cases) {
+        const res = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: type, task_payload: payload } });
+        assert.equal(res.statusCode, 400, `${JSON.stringify(payload)}: ${res.body}`);
+        const issue = (res.json().data.issues as Issue[]).find((i) => i.field === 'task_payload.url');
+        assert.ok(issue, res.body);
+        assert.match(issue.message, /Refused to connect to .*ALLOW_LOCAL_TARGETS=true/);
+      }
+      const created = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: 'crawl', task_payload: { url: 'http://no-such-host.invalid/' } } });
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json().data.task_id as string;
+      const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { task_payload: { url: 'http://10.0.0.1/' } } });
+      assert.equal(updated.statusCode, 400, updated.body);
+      assert.ok((updated.json().data.issues as Issue[]).some((i) => i.field === 'task_payload.url'));
+      assert.equal((await t.request('GET', `/v1/scheduled-tasks/${id}`)).json().data.task_payload.url, 'http://no-such-host.invalid/');
+      await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
     });
   });
 }
