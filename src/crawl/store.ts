@@ -136,9 +136,34 @@ export class CrawlStore {
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
   }
 
-  /** Extends the leases of every page `owner` holds: the heartbeat of a live worker. */
-  async renewLeases(owner: string, until: string): Promise<void> {
-    await this.db.updateTable('crawl_pages').set({ lease_until: until }).where('state', '=', 'in_flight').where('lease_owner', '=', owner).execute();
+  /**
+   * Extends the leases of the pages `owner` is working on (the heartbeat of a live worker) and
+   * returns those it still holds: a page missing from the answer was taken back (its lease ran
+   * out) or finished, and the worker must stop it. Only the pages named are renewed, so a page
+   * the worker gave up on is left to run out.
+   */
+  async renewLeases(owner: string, until: string, pageIds: readonly number[]): Promise<Set<number>> {
+    if (pageIds.length === 0) return new Set();
+    const rows = await this.db
+      .updateTable('crawl_pages')
+      .set({ lease_until: until })
+      .where('id', 'in', [...pageIds])
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner)
+      .returning('id')
+      .execute();
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Gives a page `owner` holds back to the queue at once (its worker stopped it), if it still holds it. */
+  async release(pageId: number, owner: string): Promise<void> {
+    await this.db
+      .updateTable('crawl_pages')
+      .set({ state: 'queued', lease_until: null, lease_owner: null })
+      .where('id', '=', pageId)
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   /** Puts pages whose lease ran out (their worker died) back in the queue. */
