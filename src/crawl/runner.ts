@@ -212,12 +212,18 @@ export class CrawlRunner {
   }
 
   /**
-   * False once the page was fenced (its lease may be another worker's by now): nothing of it is
-   * written. It is given back to the queue if this worker still holds it (a slow store), else its
-   * lease runs out or is already another's.
+   * Asked before a page's outcome is written, once its fetch is over. False once the page was
+   * fenced (its lease may be another worker's by now): nothing of it is written, and it is given
+   * back to the queue if this worker still holds it (a slow store), else its lease runs out or is
+   * already another's. True: the fence lets the page go (its work on the target is done, so a
+   * renewal that no longer finds it once it is written is no theft); the write itself is made
+   * only under the lease.
    */
   private async stillHeld(page: ClaimedPage): Promise<boolean> {
-    if (!this.fence.fenced(page.id)) return true;
+    if (!this.fence.fenced(page.id)) {
+      this.fence.drop(page.id);
+      return true;
+    }
     await this.o.store.release(page.id, this.workerId).catch((error: unknown) => this.o.logger.warn({ err: error, pageId: page.id }, 'could not give back a stopped crawl page; its lease will run out'));
     return false;
   }
@@ -239,8 +245,8 @@ export class CrawlRunner {
     let delayMs = 0;
     if (this.o.robots) {
       const rules = await this.o.robots.rulesFor(page.url, options.page.proxy);
-      if (!(await this.stillHeld(page))) return;
       if (!rules.isAllowed(page.url)) {
+        if (!(await this.stillHeld(page))) return;
         // An unreachable robots.txt disallows everything: the failure names why it could not be had.
         const failed = rules.unavailable ? { error: rules.unavailable.message, code: rules.unavailable.code } : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
         await this.o.store.finishPage({ ...base, now: this.now(), failed });
