@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
+import { LeaseFence } from '../../src/crawl/lease-fence.js';
 import { CrawlRunner } from '../../src/crawl/runner.js';
 import { crawlRequestSchema, resolveCrawlOptions } from '../../src/crawl/schema.js';
 import { CrawlStore } from '../../src/crawl/store.js';
@@ -216,3 +218,30 @@ for (const make of allDatabases()) {
     });
   });
 }
+
+describe('LeaseFence (the rules, without a store)', () => {
+  it('fences a page a renewal no longer finds only if it was held before the renewal was sent', () => {
+    const fenced: Array<[number, string]> = [];
+    const fence = new LeaseFence({ leaseMs: 60_000, marginMs: 12_000, onFenced: (id, reason) => fenced.push([id, reason]) });
+    const before = fence.hold(1, performance.now());
+    const sentAt = fence.beforeRenewal();
+    const after = fence.hold(2, performance.now() + 1); // claimed while the renewal was on its way
+    fence.renewed(sentAt, new Set());
+    assert.deepEqual(fenced, [[1, 'lost']]);
+    assert.equal(before.aborted, true);
+    assert.equal(after.aborted, false);
+    assert.deepEqual(fence.ids(), [2], 'a fenced page is not renewed any more');
+    fence.drop(1);
+    fence.drop(2);
+  });
+
+  it('fences before a renewal the pages whose deadline falls within the time the store may block the event loop', () => {
+    const fence = new LeaseFence({ leaseMs: 10_000, marginMs: 2_000 });
+    const signal = fence.hold(1, performance.now() - 3_000); // deadline in 5 s
+    fence.beforeRenewal(1_000);
+    assert.equal(signal.aborted, false, 'a heartbeat 1 s late leaves 4 s');
+    fence.beforeRenewal(6_000);
+    assert.equal(signal.aborted, true, 'a heartbeat 6 s late: the next block could outlast the deadline');
+    fence.drop(1);
+  });
+});
