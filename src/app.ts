@@ -150,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       clock,
       capabilities,
       retentionMs: config.jobRetentionMs,
+      targets: { allowPrivate: config.allowLocalTargets },
       onCreated: () => runner?.notify(),
     });
     const subscriptions = new SubscriptionStore(db.kysely);
@@ -178,7 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       testLimit: new TestRateLimit({ perSubscription: config.webhookTestPerMinute, perOwner: config.webhookTestPerMinutePerKey }),
       onDeliveryQueued: () => dispatcher?.notify(),
     });
-    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
+    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, targets: { allowPrivate: config.allowLocalTargets }, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
     const scheduler = roles.worker
       ? new Scheduler({
           db: db.kysely,

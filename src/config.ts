@@ -85,7 +85,7 @@ const envSchema = z.object({
   CRAWL_CONCURRENCY: int(16, 1, 1000),
   CRAWL_JOB_CONCURRENCY: int(8, 1, 1000),
   CRAWL_HOST_CONCURRENCY: int(8, 1, 1000),
-  CRAWL_LEASE_MS: int(30_000, 500, 3_600_000),
+  CRAWL_LEASE_MS: int(10_000, 500, 3_600_000),
   CRAWL_RETRY_BASE_MS: int(1000, 0, 600_000),
   RESPECT_ROBOTS_TXT: bool(true),
   EXTRACT_THREADS: int(defaultExtractThreads(), 0, 64),

@@ -79,7 +79,12 @@ export class RobotsCache {
         ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
       });
       // RFC 9309: 4xx means no rules; 5xx means the site is unavailable, so crawl nothing.
-      if (page.statusCode >= 500) return { rules: disallowAllRobots(), keep: true };
+      if (page.statusCode >= 500) {
+        return {
+          rules: disallowAllRobots({ code: 'ROBOTS_UNAVAILABLE', message: `${robotsUrl} answered HTTP ${page.statusCode}: nothing is crawled while robots.txt is unavailable (RFC 9309)` }),
+          keep: true,
+        };
+      }
       if (page.statusCode >= 400) return { rules: allowAllRobots(), keep: true };
       return { rules: parseRobots(robotsUrl, page.body, this.options.userAgent), keep: true };
     } catch (error) {
@@ -87,7 +92,10 @@ export class RobotsCache {
       if (error instanceof FetchError && error.code === 'UNSUPPORTED_CONTENT_TYPE') return { rules: allowAllRobots(), keep: true };
       // Not kept: the next page asks again, through the proxy, once it works.
       if (isProxyFailure(error) || error instanceof ProxyNotAllowedError) return { rules: allowAllRobots(), keep: false };
-      return { rules: disallowAllRobots(), keep: true };
+      // The fetch's own code (BLOCKED_ADDRESS, DNS_FAILURE, TIMEOUT…): the page's failure says why.
+      const code = error instanceof FetchError ? error.code : 'NETWORK_ERROR';
+      const message = error instanceof Error ? error.message : String(error);
+      return { rules: disallowAllRobots({ code, message: `${robotsUrl} could not be fetched: ${message}` }), keep: true };
     }
   }
 }

@@ -1,5 +1,6 @@
 // The crawl worker: leases frontier pages from the store, runs the page pipeline, records outcomes; never throws.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
 import { ExtractError, type ExtractErrorCode } from '../scrape/extractor.js';
@@ -9,6 +10,7 @@ import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
 import { Wakeup } from '../util/wakeup.js';
 import { HostLimiter } from './host-limiter.js';
+import { LeaseFence } from './lease-fence.js';
 import type { RobotsCache } from './robots-cache.js';
 import type { CrawlOptions } from './schema.js';
 import { createScope, normalizeUrl, type Scope } from './scope/index.js';
@@ -25,6 +27,7 @@ export interface CrawlRunnerOptions {
   /** Pages in flight per crawl (over all workers). */
   jobConcurrency: number;
   hostConcurrency: number;
+  /** How long a claim on a page lasts without renewal; renewals every fifth of it (leaseHeartbeatMs). */
   leaseMs: number;
   retentionMs: number;
   /** Idle poll interval; new work also wakes the loop at once. */
@@ -54,6 +57,16 @@ const MAX_RETRIES = 2;
 
 class RetryablePageError extends Error {}
 
+/**
+ * The heartbeat of a lease of `leaseMs`: leases are renewed, and expired ones taken back, this
+ * often. A worker gives a page up this long before its lease would run out (the fence's margin),
+ * so up to three heartbeats in a row may fail before it does. Defaults: 10 s lease, 2 s heartbeat,
+ * work stopped 8 s after the last renewal that got through.
+ */
+export function leaseHeartbeatMs(leaseMs: number): number {
+  return Math.max(100, Math.floor(leaseMs / 5));
+}
+
 export class CrawlRunner {
   readonly workerId = randomUUID();
   private readonly hosts: HostLimiter;
@@ -64,6 +77,11 @@ export class CrawlRunner {
   private readonly wakeup = new Wakeup();
   private readonly inFlight = new Set<Promise<void>>();
   private heartbeat: NodeJS.Timeout | undefined;
+  private renewing = false;
+  private lastHeartbeat = 0;
+  private readonly heartbeatMs: number;
+  /** Stops a page's work before its lease could be taken elsewhere (lease-fence.ts). */
+  private readonly fence: LeaseFence;
 
   /** Free slots that make a claim worth its transaction (a quarter of the concurrency). */
   private readonly claimBatch: number;
@@ -71,12 +89,18 @@ export class CrawlRunner {
   constructor(private readonly o: CrawlRunnerOptions) {
     this.hosts = new HostLimiter(o.hostConcurrency);
     this.claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
+    this.heartbeatMs = leaseHeartbeatMs(o.leaseMs);
+    this.fence = new LeaseFence({
+      leaseMs: o.leaseMs,
+      marginMs: this.heartbeatMs,
+      onFenced: (pageId, reason) => o.logger.warn({ pageId, reason }, reason === 'lost' ? 'crawl page taken by another worker: stopped' : 'crawl page lease not renewed in time: stopped'),
+    });
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
+    this.heartbeat = setInterval(() => void this.renew(), this.heartbeatMs);
     this.heartbeat.unref();
     this.loopDone = this.loop();
   }
@@ -101,10 +125,23 @@ export class CrawlRunner {
   }
 
   private async renew(): Promise<void> {
+    // How late this heartbeat fired: the event loop was blocked that long (a synchronous store waiting for a lock).
+    const tick = performance.now();
+    const lateMs = this.lastHeartbeat === 0 ? 0 : Math.max(0, tick - this.lastHeartbeat - this.heartbeatMs);
+    this.lastHeartbeat = tick;
+    // One renewal at a time: a slow store must not pile them up; the fence covers the wait.
+    if (this.renewing) return;
+    this.renewing = true;
+    const sentAt = this.fence.beforeRenewal(lateMs);
     try {
-      await this.o.store.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
+      const ids = this.fence.ids();
+      const held = await this.o.store.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString(), ids);
+      this.fence.renewed(sentAt, held);
     } catch (error) {
+      this.fence.renewalFailed(sentAt);
       this.o.logger.error({ err: error }, 'crawl lease renewal failed');
+    } finally {
+      this.renewing = false;
     }
   }
 
@@ -112,7 +149,8 @@ export class CrawlRunner {
     let lastRelease = 0;
     while (!this.stopped) {
       try {
-        if (Date.now() - lastRelease > Math.min(5000, this.o.leaseMs)) {
+        // Every heartbeat: a dead worker's pages are queued again within a heartbeat of their lease's end.
+        if (Date.now() - lastRelease >= this.heartbeatMs) {
           lastRelease = Date.now();
           const released = await this.o.store.releaseExpiredLeases(this.now());
           if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
@@ -121,8 +159,10 @@ export class CrawlRunner {
         // A claim is a transaction of its own: while pages are in flight it waits until a batch
         // of slots is free, instead of costing one transaction for every page that ends.
         const worthClaiming = free >= this.claimBatch || (free > 0 && this.active === 0);
+        // Taken with the claim's `now`: the lease's local deadline starts no later than the lease itself.
+        const since = performance.now();
         const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
-        for (const page of claimed) this.launch(page);
+        for (const page of claimed) this.launch(page, since);
         if (claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency) await this.idle();
       } catch (error) {
         this.o.logger.error({ err: error }, 'crawl loop step failed; retrying');
@@ -135,11 +175,13 @@ export class CrawlRunner {
     return this.wakeup.sleep(this.o.pollMs ?? 500);
   }
 
-  private launch(page: ClaimedPage): void {
+  private launch(page: ClaimedPage, since: number): void {
     this.active++;
-    const task = this.process(page)
+    const signal = this.fence.hold(page.id, since);
+    const task = this.process(page, signal)
       .catch((error: unknown) => this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'))
       .finally(() => {
+        this.fence.drop(page.id);
         this.active--;
         this.inFlight.delete(task);
         this.notify();
@@ -172,7 +214,24 @@ export class CrawlRunner {
     return ctx;
   }
 
-  private async process(page: ClaimedPage): Promise<void> {
+  /**
+   * Asked before a page's outcome is written, once its fetch is over. False once the page was
+   * fenced (its lease may be another worker's by now): nothing of it is written, and it is given
+   * back to the queue if this worker still holds it (a slow store), else its lease runs out or is
+   * already another's. True: the fence lets the page go (its work on the target is done, so a
+   * renewal that no longer finds it once it is written is no theft); the write itself is made
+   * only under the lease.
+   */
+  private async stillHeld(page: ClaimedPage): Promise<boolean> {
+    if (!this.fence.fenced(page.id)) {
+      this.fence.drop(page.id);
+      return true;
+    }
+    await this.o.store.release(page.id, this.workerId).catch((error: unknown) => this.o.logger.warn({ err: error, pageId: page.id }, 'could not give back a stopped crawl page; its lease will run out'));
+    return false;
+  }
+
+  private async process(page: ClaimedPage, signal: AbortSignal): Promise<void> {
     const ctx = await this.context(page.jobId);
     if (!ctx) return;
     const { options, scope } = ctx;
@@ -190,7 +249,10 @@ export class CrawlRunner {
     if (this.o.robots) {
       const rules = await this.o.robots.rulesFor(page.url, options.page.proxy);
       if (!rules.isAllowed(page.url)) {
-        await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: 'Disallowed by robots.txt' } });
+        if (!(await this.stillHeld(page))) return;
+        // An unreachable robots.txt disallows everything: the failure names why it could not be had.
+        const failed = rules.unavailable ? { error: rules.unavailable.message, code: rules.unavailable.code } : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
+        await this.o.store.finishPage({ ...base, now: this.now(), failed });
         return;
       }
       delayMs = rules.crawlDelayMs() ?? 0;
@@ -200,8 +262,9 @@ export class CrawlRunner {
     let result: PageResult;
     const release = await this.hosts.acquire(host, delayMs);
     try {
-      result = await this.fetch(page, ctx);
+      result = await this.fetch(page, ctx, signal);
     } catch (error) {
+      if (!(await this.stillHeld(page))) return;
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof FetchError && error.code === 'REDIRECT_DUPLICATE') {
         // The page is another address of one already taken: visited, neither saved nor failed.
@@ -219,7 +282,8 @@ export class CrawlRunner {
       if (!known && !(error instanceof RetryablePageError)) {
         this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
       }
-      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message } });
+      const code = known ? error.code : error instanceof RetryablePageError ? 'HTTP_ERROR' : 'INTERNAL';
+      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } });
       return;
     } finally {
       release();
@@ -231,7 +295,7 @@ export class CrawlRunner {
     const status = result.metadata.status_code;
     let kind: Pick<PageOutcome, 'failed' | 'saved' | 'visited'>;
     if (status >= 400) {
-      kind = { failed: { error: `The page answered HTTP ${status}` } };
+      kind = { failed: { error: `The page answered HTTP ${status}`, code: 'HTTP_ERROR' } };
     } else if (scope.shouldSave(page.url)) {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;
@@ -239,11 +303,12 @@ export class CrawlRunner {
     } else {
       kind = { visited: true };
     }
+    if (!(await this.stillHeld(page))) return;
     const record = await this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind });
     if (record.room !== undefined && record.room <= 0) ctx.frontierFull = true;
   }
 
-  private async fetch(page: ClaimedPage, ctx: JobContext): Promise<PageResult> {
+  private async fetch(page: ClaimedPage, ctx: JobContext, signal: AbortSignal): Promise<PageResult> {
     const { options, ownerId } = ctx;
     // Discovery needs the links even when the client did not ask, while any could be admitted.
     const formats: Format[] = options.page.formats.includes('links') || !this.discovers(page, ctx) ? options.page.formats : [...options.page.formats, 'links'];
@@ -253,6 +318,7 @@ export class CrawlRunner {
     };
     const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, {
       readCache: false,
+      signal,
       onRedirect,
       job: { ownerId, jobId: page.jobId },
       browserSessionKey: page.jobId,

@@ -6,6 +6,7 @@ import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
+import { refuseBlockedSeed, type TargetGuard } from './seed-guard.js';
 import type { CrawlJob, CrawlStore } from './store.js';
 
 export const RESULTS_PAGE_SIZE = 100;
@@ -15,6 +16,8 @@ export interface CrawlServiceDeps {
   clock: Clock;
   capabilities: Capabilities;
   retentionMs: number;
+  /** The address guard's settings: a private seed is refused at creation. */
+  targets: TargetGuard;
   /** Called after a crawl is created, so a worker looks for work at once. */
   onCreated?: () => void;
 }
@@ -28,6 +31,8 @@ export interface CrawlStatus {
   total: number;
   completed: number;
   failed: number;
+  /** Only on a failed crawl: why (an extension of the interface's status object). */
+  error?: { code: string; message: string };
 }
 
 export class CrawlService {
@@ -40,6 +45,7 @@ export class CrawlService {
     const seed = normalizeUrl(request.url);
     if (!seed) throw validationError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
     options.seed = seed;
+    await refuseBlockedSeed(seed, this.deps.targets);
     const id = randomUUID();
     await this.deps.store.create({ id, ownerId, options, request: { ...request }, now: this.deps.clock().toISOString(), retentionMs: this.deps.retentionMs });
     this.deps.onCreated?.();
@@ -64,6 +70,7 @@ export class CrawlService {
       total: job.total,
       completed: job.completed,
       failed: job.failed,
+      ...(job.status === 'failed' ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The crawl failed' } } : {}),
     };
   }
 

@@ -29,7 +29,8 @@ export interface PageOutcome {
   saved?: { url: string; data: Record<string, unknown> };
   /** The page was fetched and extracted, but only visited (scrape_paths did not match). */
   visited?: boolean;
-  failed?: { error: string };
+  /** `code` says why in the crawl's status when this page's failure ends it (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…). */
+  failed?: { error: string; code: string };
   /** In-scope links found on the page, already normalized and filtered, in page order. */
   links: string[];
   linkDepth: number;
@@ -135,9 +136,34 @@ export class CrawlStore {
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
   }
 
-  /** Extends the leases of every page `owner` holds: the heartbeat of a live worker. */
-  async renewLeases(owner: string, until: string): Promise<void> {
-    await this.db.updateTable('crawl_pages').set({ lease_until: until }).where('state', '=', 'in_flight').where('lease_owner', '=', owner).execute();
+  /**
+   * Extends the leases of the pages `owner` is working on (the heartbeat of a live worker) and
+   * returns those it still holds: a page missing from the answer was taken back (its lease ran
+   * out) or finished, and the worker must stop it. Only the pages named are renewed, so a page
+   * the worker gave up on is left to run out.
+   */
+  async renewLeases(owner: string, until: string, pageIds: readonly number[]): Promise<Set<number>> {
+    if (pageIds.length === 0) return new Set();
+    const rows = await this.db
+      .updateTable('crawl_pages')
+      .set({ lease_until: until })
+      .where('id', 'in', [...pageIds])
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner)
+      .returning('id')
+      .execute();
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Gives a page `owner` holds back to the queue at once (its worker stopped it), if it still holds it. */
+  async release(pageId: number, owner: string): Promise<void> {
+    await this.db
+      .updateTable('crawl_pages')
+      .set({ state: 'queued', lease_until: null, lease_owner: null })
+      .where('id', '=', pageId)
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   /** Puts pages whose lease ran out (their worker died) back in the queue. */
@@ -285,7 +311,7 @@ export class CrawlStore {
           failed,
           credits_used: job.credits_used + (outcome.saved ? 1 : 0),
           updated_at: outcome.now,
-          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error } : {}),
+          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error, error_code: outcome.failed.code } : {}),
         })
         .where('id', '=', outcome.jobId)
         .execute();
@@ -356,10 +382,13 @@ export class CrawlStore {
 
   private async finishJob(trx: Trx, job: CrawlJob, outcome: PageOutcome, now: string): Promise<void> {
     const status = job.completed > 0 ? 'completed' : 'failed';
-    const errorMessage = status === 'failed' ? (job.error_message ?? outcome.failed?.error ?? 'No page could be saved') : null;
+    // Why it failed: the seed's failure, else this last page's, else nothing was saved.
+    const reason = job.error_message !== null ? { message: job.error_message, code: job.error_code } : outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' };
+    const errorMessage = status === 'failed' ? reason.message : null;
+    const errorCode = status === 'failed' ? reason.code : null;
     await trx
       .updateTable('jobs')
-      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage })
+      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage, error_code: errorCode })
       .where('id', '=', job.id)
       .execute();
     await recordEvent(trx, {
@@ -376,6 +405,7 @@ export class CrawlStore {
         failed: job.failed,
         credits_used: job.credits_used,
         ...(errorMessage ? { error_message: errorMessage } : {}),
+        ...(errorCode ? { error_code: errorCode } : {}),
         created_at: job.created_at,
         completed_at: now,
       },

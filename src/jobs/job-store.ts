@@ -39,6 +39,7 @@ export async function insertJob(db: Executor, job: NewJob): Promise<void> {
       failed: 0,
       credits_used: 0,
       error_message: null,
+      error_code: null,
       updated_at: job.createdAt,
     })
     .execute();

@@ -313,6 +313,12 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0008_job_error_code': {
+    async up(db: Kysely<unknown>) {
+      // The code of error_message (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…): a failed crawl's status says why.
+      await db.schema.alterTable('jobs').addColumn('error_code', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -27,6 +27,8 @@ export interface JobTable {
   failed: number;
   credits_used: number;
   error_message: string | null;
+  /** The code of error_message (BLOCKED_ADDRESS, DNS_FAILURE…), migration 0007. */
+  error_code: string | null;
   updated_at: string;
 }
 

@@ -1,5 +1,6 @@
 // What the scrape and crawl services would refuse in a task's payload, found when the task is saved rather than when it first runs.
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from '../crawl/schema.js';
+import { blockedTarget, type TargetGuard } from '../crawl/seed-guard.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { resolvePageOptions, type ScrapeRequest } from '../scrape/schema.js';
@@ -25,4 +26,16 @@ export function payloadRefusals(type: TaskType, payload: Record<string, unknown>
     }));
   }
   return [];
+}
+
+/**
+ * The address guard's refusal of the URL a scrape, crawl or template task would fetch, under
+ * `task_payload.url`: the same check as a crawl's seed at creation (a private literal, or a name
+ * resolving to a private address), so a task cannot be saved to fetch an internal address every
+ * minute. A name that does not resolve now is accepted; its executions fail with the reason.
+ */
+export async function payloadTargetRefusals(payload: Record<string, unknown>, guard: TargetGuard): Promise<ValidationIssue[]> {
+  if (typeof payload.url !== 'string') return [];
+  const blocked = await blockedTarget(payload.url, guard);
+  return blocked ? [{ field: 'task_payload.url', code: 'custom', message: blocked.message }] : [];
 }

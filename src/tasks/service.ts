@@ -10,7 +10,8 @@ import type { SubscriptionStore } from '../webhooks/subscription-store.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { nextRun } from './cron/index.js';
 import type { Capabilities } from '../scrape/capabilities.js';
-import { payloadRefusals } from './refusals.js';
+import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
+import type { TargetGuard } from '../crawl/seed-guard.js';
 import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
 import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
 
@@ -22,6 +23,8 @@ export interface TaskServiceDeps {
   crawls: CrawlStore;
   /** What this deployment can serve: payloads asking for more are refused when saved. */
   capabilities: Capabilities;
+  /** The address guard's settings: a payload URL it refuses is refused when the task is saved. */
+  targets: TargetGuard;
   retentionMs: number;
   onChange?: () => void;
 }
@@ -49,23 +52,40 @@ export class TaskService {
     if (issues.length > 0) throw validationError(issues);
   }
 
-  private checkPayload(type: TaskType, payload: Record<string, unknown>): void {
+  private async checkPayload(type: TaskType, payload: Record<string, unknown>): Promise<void> {
     const issues = payloadIssues(type, payload);
     if (issues.length > 0) throw validationError(issues);
     const refused = payloadRefusals(type, payload, this.deps.capabilities);
     if (refused.length > 0) throw validationError(refused);
+    const blocked = await payloadTargetRefusals(payload, this.deps.targets);
+    if (blocked.length > 0) throw validationError(blocked);
   }
 
   private next(cron: string, zone: string): string | null {
     return nextRun(cron, zone, this.deps.clock())?.toISOString() ?? null;
   }
 
+  /**
+   * The next run of a schedule being saved; 400 when there is none. validateCron already refuses
+   * expressions that run on no date; this catches the rest, which depend on the zone: every time
+   * the expression names falls in an hour that daylight saving skips (docs/cron.md).
+   */
+  private nextOfSaved(cron: string, zone: string): string {
+    const next = this.next(cron, zone);
+    if (next === null) {
+      throw validationError([{ field: 'cron_expression', code: 'custom', message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change` }]);
+    }
+    return next;
+  }
+
   async create(ownerId: string, body: CreateTaskBody) {
-    this.checkPayload(body.task_type, body.task_payload);
+    await this.checkPayload(body.task_type, body.task_payload);
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const id = randomUUID();
     const now = this.now();
     const timezone = body.timezone ?? 'UTC';
+    // Before the implicit subscription is made: a refused schedule must leave nothing behind.
+    const nextAt = this.nextOfSaved(body.cron_expression, timezone);
     let implicit: { webhook_id: string; secret: string } | undefined;
     if (body.webhook_url !== undefined) {
       // The implicit subscription: scoped to this task, for its task.* events (decisions.md).
@@ -75,7 +95,6 @@ export class TaskService {
         { taskId: id },
       );
     }
-    const nextAt = this.next(body.cron_expression, timezone);
     await this.deps.db
       .insertInto('scheduled_tasks')
       .values({
@@ -126,11 +145,13 @@ export class TaskService {
     const type = (body.task_type ?? current.task_type) as TaskType;
     const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
     if (body.task_type !== undefined || body.task_payload !== undefined) {
-      this.checkPayload(type, payload);
+      await this.checkPayload(type, payload);
     }
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const cron = body.cron_expression ?? current.cron_expression;
     const zone = body.timezone ?? current.timezone;
+    const rescheduled = body.cron_expression !== undefined || body.timezone !== undefined;
+    const next = rescheduled ? this.nextOfSaved(cron, zone) : this.next(cron, zone);
     const changes: Updateable<ScheduledTaskTable> = { updated_at: this.now(), min_credits_required: minCreditsRequired(type, payload) };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
@@ -144,7 +165,7 @@ export class TaskService {
     if (body.tags !== undefined) changes.tags = JSON.stringify(body.tags);
     if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
     // next_execution_at is always the real next run: recomputed, and null while paused.
-    changes.next_execution_at = current.is_paused === 1 ? null : this.next(cron, zone);
+    changes.next_execution_at = current.is_paused === 1 ? null : next;
     await this.deps.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
     this.deps.onChange?.();
     return this.get(ownerId, id);

@@ -58,6 +58,7 @@ describe('crawl API', () => {
     assert.equal(status.completed, 4);
     assert.equal(status.failed, 0);
     assert.equal(status.credits_used, 4);
+    assert.equal('error' in status, false, 'only a failed crawl has an error');
     assert.match(String(status.start_time), /Z$/);
     assert.ok(Date.parse(String(status.expires_at)) > Date.now());
     const results = await allResults(jobId);
@@ -150,8 +151,17 @@ describe('crawl API', () => {
     assert.equal(status.status, 'failed');
     assert.equal(status.failed, 1);
     assert.equal(status.completed, 0);
+    assert.deepEqual(status.error, { code: 'HTTP_ERROR', message: 'The page answered HTTP 404' });
     const events = await readEvents(t.app.db.kysely, { subjectId: jobId });
     assert.equal(events.at(-1)?.type, 'crawl.failed');
+    assert.equal(events.at(-1)?.payload.error_code, 'HTTP_ERROR');
+
+    // A seed that cannot be reached at all: the status names the network error.
+    const closed = await startCrawlSite({});
+    await closed.close();
+    const refused = await waitForCrawl(get, await crawl({ url: `${closed.url}/` }));
+    assert.equal(refused.status, 'failed');
+    assert.equal((refused.error as { code: string }).code, 'CONNECTION_REFUSED');
   });
 
   it('retries a flaky page with retry: true and fails it without', async () => {

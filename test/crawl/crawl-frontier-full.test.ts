@@ -65,7 +65,7 @@ before(async () => {
     retentionMs: 86_400_000,
     pollMs: 20,
   });
-  service = new CrawlService({ store, clock: systemClock, capabilities: deploymentCapabilities(false), retentionMs: 86_400_000, onCreated: () => runner.notify() });
+  service = new CrawlService({ store, clock: systemClock, capabilities: deploymentCapabilities(false), retentionMs: 86_400_000, targets: { allowPrivate: true }, onCreated: () => runner.notify() });
   runner.start();
 });
 

@@ -10,6 +10,8 @@ export interface RobotsRules {
   isAllowed(url: string): boolean;   // for the configured user agent
   crawlDelayMs(): number | undefined; // Crawl-delay in ms for that agent, if any
   sitemaps(): string[];
+  /** Set when everything is disallowed because robots.txt could not be had: why, for the crawl's status. */
+  unavailable?: { code: string; message: string };
 }
 
 /** RFC 9309 2.5: crawlers must parse at least 500 KiB; Google ignores what comes after that. */
@@ -87,8 +89,8 @@ export function allowAllRobots(): RobotsRules {
 }
 
 /** robots.txt answered 5xx or could not be reached: RFC 9309 2.3.1.4 says assume complete disallow. */
-export function disallowAllRobots(): RobotsRules {
-  return { isAllowed: () => false, crawlDelayMs: () => undefined, sitemaps: () => [] };
+export function disallowAllRobots(unavailable?: RobotsRules['unavailable']): RobotsRules {
+  return { isAllowed: () => false, crawlDelayMs: () => undefined, sitemaps: () => [], ...(unavailable ? { unavailable } : {}) };
 }
 
 /** The robots.txt URL of a page's origin. Throws TypeError for anything but an http(s) URL. */

@@ -1,12 +1,18 @@
 // Next-run computation: croner finds matching wall-clock minutes, this module maps them to instants with Vixie cron's DST rules.
 import { Cron } from 'croner';
+import { neverRuns } from './fires.js';
 import { parseCron, type CronIssue, type ParsedCron } from './parse.js';
 import { MAX_SHIFT, isValidTimeZone, offsetAt, resolveWallTime } from './zone.js';
 
 const MINUTE = 60_000;
 /** Larger than any UTC offset (+14:00 / -12:00): bounds how far a wall time can sit from its instant. */
 const MAX_OFFSET = 15 * 3_600_000;
-const HORIZON_YEARS = 5;
+/**
+ * How far ahead a run is looked for. Every expression that validates runs on some date (fires.ts),
+ * and the longest wait for a date on a given weekday (the AND rule) is 40 years: February 29 on a
+ * Sunday, 2088 -> 2128, as 2100 is not a leap year. So a valid task always has a next run.
+ */
+const HORIZON_YEARS = 41;
 
 interface Compiled {
   readonly cron: ParsedCron;
@@ -20,17 +26,10 @@ interface Compiled {
 const MAX_CACHED = 5_000;
 const compiled = new Map<string, Compiled | CronIssue>();
 
-function daysIn(month: number): number {
-  // February counts 29: a Feb 29 expression is possible, just rare.
-  return month === 2 ? 29 : [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
 function build(cron: ParsedCron): Compiled {
   // Vixie cron: a day field starting with `*` makes the day test "both fields"; else "either".
   const domAndDow = cron.domStar || cron.dowStar;
-  const possible =
-    !domAndDow || cron.months.some((m) => cron.daysOfMonth.some((d) => d <= daysIn(m)));
-  if (!possible) return { cron, wallClock: undefined };
+  if (neverRuns(cron)) return { cron, wallClock: undefined };
   // Expanded lists (not the user's text): croner then applies no syntax or DOM/DOW rules of its own.
   // A full set is written `*`: same meaning, and croner is ~10x faster with a `*` day of week.
   const sizes = [60, 24, 31, 12, 7];

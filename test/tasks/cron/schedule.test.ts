@@ -49,10 +49,13 @@ test('nextRun refuses invalid input loudly (callers validate first)', () => {
   assert.throws(() => nextRun('0 0 * * *', 'Mars/Olympus', new Date()), /invalid time zone/);
 });
 
-test('no run within 5 years gives undefined', () => {
-  // Feb 29 on a Sunday (AND, because '*/7' starts with '*'): 2032-02-29 is more than 5 years after 2026-03-01.
-  assert.equal(nextRun('0 0 29 2 */7', 'UTC', at('2026-03-01T00:00:00Z')), undefined);
-  assert.equal(nextRun('0 0 29 2 */7', 'UTC', at('2027-03-01T00:00:00Z'))?.toISOString(), '2032-02-29T00:00:00.000Z');
+test('a run up to 40 years ahead is found: every expression that validates has a next run', () => {
+  // Feb 29 on a Sunday (AND, because '*/7' starts with '*'): 6 years after 2026, and the longest
+  // gap of any date-and-weekday pair, 40 years across 2100 (not a leap year), after 2088.
+  assert.equal(nextRun('0 0 29 2 */7', 'UTC', at('2026-03-01T00:00:00Z'))?.toISOString(), '2032-02-29T00:00:00.000Z');
+  assert.equal(nextRun('0 0 29 2 */7', 'UTC', at('2088-03-01T00:00:00Z'))?.toISOString(), '2128-02-29T00:00:00.000Z');
+  // January 1st on a Sunday, 00:00 (all fields from steps): 2034.
+  assert.equal(nextRun('*/59 */23 */31 */12 */7', 'UTC', at('2026-03-01T00:00:00Z'))?.toISOString(), '2034-01-01T00:00:00.000Z');
 });
 
 const days: Array<[string, string, string]> = [

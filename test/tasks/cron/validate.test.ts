@@ -1,7 +1,7 @@
 // Table tests for cron expression validation and time-zone acceptance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidTimeZone, validateCron } from '../../../src/tasks/cron/index.js';
+import { isValidTimeZone, nextRun, validateCron } from '../../../src/tasks/cron/index.js';
 
 const valid = [
   '* * * * *',
@@ -16,7 +16,10 @@ const valid = [
   '0 0 * * 5-7',
   '0 0 1,15 * 1',
   '59 23 31 12 6',
-  '0 0 31 2 *', // syntactically valid, never runs (nextRun gives undefined)
+  '0 0 29 2 *', // leap years only: runs every 4 years (nextRun finds it within its 5-year horizon)
+  '0 0 31 2,3 *', // March 31 exists
+  '0 0 30 2 1', // both day fields restricted: either matches (Vixie's OR), so every Monday in February
+  '0 0 31 4 SUN', // ditto: Sundays in April
   '  0   0 * * *  ', // extra blanks between and around fields
   '0\t0\t*\t*\t*',
   '00 09 01 01 01', // leading zeros
@@ -72,6 +75,13 @@ const invalid: Array<[string, RegExp]> = [
   ['0 0 * * */x', /step 'x'/],
   ['1.5 * * * *', /not a number/],
   ['99999999999999999999 * * * *', /out of range/],
+  // Syntactically valid but no day ever matches: accepted, they would be saved with no next run.
+  ['0 0 30 2 *', /never runs: day 30 does not exist in February/],
+  ['0 0 31 2 *', /never runs: day 31 does not exist in February/],
+  ['0 0 30,31 FEB *', /never runs: days 30, 31 do not exist in February/],
+  ['0 0 31 4,6,9,11 *', /never runs: day 31 does not exist in April, June, September or November/],
+  ['0 0 31 APR-JUN/2 *', /never runs: day 31 does not exist in April or June/],
+  ['0 0 30 2 */2', /never runs/], // `*/2` starts with `*`: both day fields must match (Vixie's DOW_STAR)
 ];
 
 for (const [expression, reason] of invalid) {
@@ -81,6 +91,17 @@ for (const [expression, reason] of invalid) {
     assert.match(issue.message, reason);
   });
 }
+
+test('an expression is valid exactly when it has a next run (the pure check agrees with the search)', () => {
+  const after = new Date('2026-03-01T00:00:00Z');
+  for (const expression of [...valid, ...invalid.filter(([, reason]) => reason.source.startsWith('never runs')).map(([e]) => e)]) {
+    const issue = validateCron(expression);
+    const next = issue ? undefined : nextRun(expression, 'UTC', after);
+    assert.equal(issue === undefined, next !== undefined, `${expression}: ${issue?.message ?? next?.toISOString()}`);
+  }
+  // The search itself, for the never-running ones (nextRun throws on an invalid expression).
+  assert.equal(nextRun('0 0 29 2 *', 'UTC', after)?.toISOString(), '2028-02-29T00:00:00.000Z');
+});
 
 const zones: Array<[string, boolean, string]> = [
   ['UTC', true, 'UTC is allowed by the decisions'],
