@@ -14,7 +14,7 @@ import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PipelineDeps } from './scrape/pipeline.js';
 import { closeDispatchers } from './scrape/fetch/index.js';
-import { createExtractor } from './scrape/extractor.js';
+import { createExtractor, type Extractor } from './scrape/extractor.js';
 import { CrawlRunner } from './crawl/runner.js';
 import { RobotsCache } from './crawl/robots-cache.js';
 import { crawlRoutes } from './crawl/routes.js';
@@ -48,6 +48,8 @@ export interface App {
   scheduler: Scheduler | undefined;
   /** The browser engines' pool (its stats show contexts opened and reused). */
   browser: ChromiumPool;
+  /** Where pages are extracted (its waiting lines are observable). */
+  extractor: Extractor;
   close(): Promise<void>;
 }
 
@@ -218,6 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       dispatcher,
       scheduler,
       browser: browserPool,
+      extractor,
       async close() {
         // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();

@@ -20,6 +20,8 @@ export class ExtractError extends Error {
 export interface Extractor {
   /** `signal` (the client hung up) stops the extraction, queued or running; it then throws FetchError ABORTED. */
   extract(input: ExtractInput, signal?: AbortSignal): Promise<ExtractResult>;
+  /** Pages waiting for a thread, per lane (a full lane refuses with EXTRACTION_BUSY). */
+  waiting(): { ordinary: number; large: number };
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export interface Extractor {
  */
 export const inProcessExtractor: Extractor = {
   extract: async (input) => extractPage(input),
+  waiting: () => ({ ordinary: 0, large: 0 }),
   close: async () => undefined,
 };
 
@@ -154,6 +157,10 @@ class Lane {
     });
   }
 
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   private release(): void {
     // The slot passes straight to the next waiting page, so `running` stays the same.
     const next = this.waiting.shift();
@@ -189,6 +196,7 @@ export function createExtractor(limits: ExtractorLimits): Extractor {
         return large.run(input, limits.timeoutMs - Math.round(performance.now() - started), signal);
       }
     },
+    waiting: () => ({ ordinary: ordinary.waitingCount, large: large.waitingCount }),
     async close() {
       await Promise.all([ordinary.close(), large.close()]);
     },

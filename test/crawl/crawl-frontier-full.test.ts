@@ -38,6 +38,7 @@ before(async () => {
       asked.push({ url: input.url, formats: [...input.formats] });
       return inProcessExtractor.extract(input);
     },
+    waiting: () => inProcessExtractor.waiting(),
     close: async () => undefined,
   };
   runner = new CrawlRunner({

@@ -116,7 +116,11 @@ describe('extraction guard, in-process', () => {
       await new Promise((r) => setTimeout(r, 300));
       const clients = Array.from({ length: 16 }, () => new AbortController());
       const waiting = clients.map((c) => post(c.signal).catch(() => 'aborted'));
-      await new Promise((r) => setTimeout(r, 1000));
+      // Each of them fetches the page first: wait until all sixteen are in the line.
+      for (const deadline = Date.now() + 10_000; t.app.extractor.waiting().large < 16; ) {
+        assert.ok(Date.now() < deadline, `pages waiting: ${t.app.extractor.waiting().large}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const refused = await post();
       const body = (await refused.json()) as Record<string, unknown>;
       assert.equal(refused.status, 503, JSON.stringify(body).slice(0, 300));
