@@ -8,6 +8,8 @@ import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
+import { classifyStoreError } from '../store/store-errors.js';
+import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
 import { Wakeup } from '../util/wakeup.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
@@ -85,11 +87,17 @@ export class CrawlRunner {
 
   /** Free slots that make a claim worth its transaction (a quarter of the concurrency). */
   private readonly claimBatch: number;
+  private readonly loopFailures: LoopFailures;
+  /** Outcome writes waiting for the store to come back (shared back-off; logged once per outage). */
+  private readonly writeFailures: LoopFailures;
 
   constructor(private readonly o: CrawlRunnerOptions) {
     this.hosts = new HostLimiter(o.hostConcurrency);
     this.claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
     this.heartbeatMs = leaseHeartbeatMs(o.leaseMs);
+    const pollMs = o.pollMs ?? 500;
+    this.loopFailures = new LoopFailures({ name: 'crawl worker', logger: o.logger, baseMs: pollMs, capMs: Math.max(pollMs, LOOP_BACKOFF_CAP_MS) });
+    this.writeFailures = new LoopFailures({ name: 'crawl page outcomes', logger: o.logger, baseMs: 100, capMs: LOOP_BACKOFF_CAP_MS });
     this.fence = new LeaseFence({
       leaseMs: o.leaseMs,
       marginMs: this.heartbeatMs,
@@ -139,7 +147,8 @@ export class CrawlRunner {
       this.fence.renewed(sentAt, held);
     } catch (error) {
       this.fence.renewalFailed(sentAt);
-      this.o.logger.error({ err: error }, 'crawl lease renewal failed');
+      // An outage is reported once by the loop; anything else here is worth a line each time.
+      if (classifyStoreError(error) === undefined) this.o.logger.error({ err: error }, 'crawl lease renewal failed');
     } finally {
       this.renewing = false;
     }
@@ -164,9 +173,9 @@ export class CrawlRunner {
         const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
         for (const page of claimed) this.launch(page, since);
         if (claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency) await this.idle();
+        this.loopFailures.succeeded();
       } catch (error) {
-        this.o.logger.error({ err: error }, 'crawl loop step failed; retrying');
-        await this.idle();
+        await this.wakeup.sleep(this.loopFailures.failed(error));
       }
     }
   }
@@ -178,7 +187,7 @@ export class CrawlRunner {
   private launch(page: ClaimedPage, since: number): void {
     this.active++;
     const signal = this.fence.hold(page.id, since);
-    const task = this.process(page, signal)
+    const task = this.run(page, signal)
       .catch((error: unknown) => this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'))
       .finally(() => {
         this.fence.drop(page.id);
@@ -231,6 +240,38 @@ export class CrawlRunner {
     return false;
   }
 
+  /**
+   * Runs a page; when the store fails under it (an outage, a full disk) the page is not the
+   * culprit: it is not failed, but given back to the queue (without using up a retry) once the
+   * store takes writes again, so the crawl resumes without waiting out a lease nobody lost.
+   */
+  private async run(page: ClaimedPage, signal: AbortSignal): Promise<void> {
+    try {
+      await this.process(page, signal);
+    } catch (error) {
+      if (classifyStoreError(error) === undefined) throw error;
+      this.fence.drop(page.id);
+      await this.whileStoreFails(() => this.o.store.release(page.id, this.workerId));
+    }
+  }
+
+  /**
+   * Repeats a write while the store is unreachable or full, with the shared back-off; gives up
+   * (throws) on any other error, or once the runner stops (the page's lease then runs out).
+   */
+  private async whileStoreFails<T>(write: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        const result = await write();
+        this.writeFailures.succeeded();
+        return result;
+      } catch (error) {
+        if (classifyStoreError(error) === undefined || this.stopped) throw error;
+        await new Promise((resolve) => setTimeout(resolve, this.writeFailures.failed(error)));
+      }
+    }
+  }
+
   private async process(page: ClaimedPage, signal: AbortSignal): Promise<void> {
     const ctx = await this.context(page.jobId);
     if (!ctx) return;
@@ -252,7 +293,7 @@ export class CrawlRunner {
         if (!(await this.stillHeld(page))) return;
         // An unreachable robots.txt disallows everything: the failure names why it could not be had.
         const failed = rules.unavailable ? { error: rules.unavailable.message, code: rules.unavailable.code } : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
-        await this.o.store.finishPage({ ...base, now: this.now(), failed });
+        await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), failed }));
         return;
       }
       delayMs = rules.crawlDelayMs() ?? 0;
@@ -264,18 +305,20 @@ export class CrawlRunner {
     try {
       result = await this.fetch(page, ctx, signal);
     } catch (error) {
+      // The store failed under the page (its cache write, a redirect's claim): run() gives it back.
+      if (classifyStoreError(error) !== undefined) throw error;
       if (!(await this.stillHeld(page))) return;
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof FetchError && error.code === 'REDIRECT_DUPLICATE') {
         // The page is another address of one already taken: visited, neither saved nor failed.
-        await this.o.store.finishPage({ ...base, now: this.now(), visited: true });
+        await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), visited: true }));
         return;
       }
       const known = error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError;
       if (error instanceof RetryablePageError || (known && RETRYABLE.has(error.code))) {
         if (options.retry && page.attempts < MAX_RETRIES) {
           const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;
-          await this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message);
+          await this.whileStoreFails(() => this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message));
           return;
         }
       }
@@ -283,7 +326,7 @@ export class CrawlRunner {
         this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
       }
       const code = known ? error.code : error instanceof RetryablePageError ? 'HTTP_ERROR' : 'INTERNAL';
-      await this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } });
+      await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } }));
       return;
     } finally {
       release();
@@ -304,7 +347,7 @@ export class CrawlRunner {
       kind = { visited: true };
     }
     if (!(await this.stillHeld(page))) return;
-    const record = await this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind });
+    const record = await this.whileStoreFails(() => this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind }));
     if (record.room !== undefined && record.room <= 0) ctx.frontierFull = true;
   }
 
