@@ -56,6 +56,10 @@ const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode | ExtractErrorCod
   'EXTRACTION_BUSY',
 ]);
 const MAX_RETRIES = 2;
+/** Links of one page considered for discovery; real pages stay far below (a long wiki page has a few thousand). */
+export const MAX_LINKS_PER_PAGE = 10_000;
+/** Links checked in one turn of the event loop before other work gets its turn. */
+const LINKS_PER_TURN = 500;
 
 class RetryablePageError extends Error {}
 
@@ -382,7 +386,11 @@ export class CrawlRunner {
     if (!this.discovers(page, ctx)) return [];
     const depth = page.depth + 1;
     const out: string[] = [];
-    for (const raw of result.links ?? []) {
+    const links = result.links ?? [];
+    for (let i = 0; i < links.length && i < MAX_LINKS_PER_PAGE; i++) {
+      // Each check is bounded, but a page may carry thousands of links: let other work in between.
+      if (i > 0 && i % LINKS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      const raw = links[i] as string;
       const url = normalizeUrl(raw);
       if (!url || !ctx.scope.shouldVisit(url, depth)) continue;
       if (this.o.robots) {

@@ -36,6 +36,12 @@ export interface SchedulerOptions {
 
 type Trx = Transaction<Database>;
 
+/**
+ * A running execution without a job row this long after it started is stranded. Starting a job
+ * takes milliseconds; the margin covers a scheduler still starting a large due set.
+ */
+const STRANDED_AFTER_MS = 2 * 60_000;
+
 export class Scheduler {
   private stopped = true;
   private loop: Promise<void> = Promise.resolve();
@@ -267,6 +273,7 @@ export class Scheduler {
 
   /** Ends running executions whose jobs ended, and fails those whose scrape was interrupted. */
   private async reconcile(now: Date): Promise<void> {
+    await this.endStranded(now);
     const rows = await this.o.db
       .selectFrom('task_executions as e')
       .innerJoin('jobs as j', 'j.id', 'e.job_uuid')
@@ -294,6 +301,27 @@ export class Scheduler {
         jobStatus: r.job_status === 'pending' ? 'failed' : r.job_status,
         counts: { total: r.total, completed: r.completed, failed: r.failed, credits: r.credits_used },
       });
+    }
+  }
+
+  /**
+   * Executions marked running whose job never came to be: starting it failed while the store was
+   * out of reach (so ending it failed too), or the process died between firing and starting.
+   * Nothing would ever end them, and in skip or queue mode they would hold their task for good.
+   */
+  private async endStranded(now: Date): Promise<void> {
+    const before = new Date(now.getTime() - STRANDED_AFTER_MS).toISOString();
+    const stranded = await this.o.db
+      .selectFrom('task_executions as e')
+      .leftJoin('jobs as j', 'j.id', 'e.job_uuid')
+      .select('e.id as id')
+      .where('e.status', '=', 'running')
+      .where('j.id', 'is', null)
+      .where('e.started_at', '<', before)
+      .limit(1000)
+      .execute();
+    for (const { id } of stranded) {
+      await this.finish(id, { status: 'failed', error: 'Interrupted: the job of this execution never started (the store was unreachable or the process stopped)' });
     }
   }
 
