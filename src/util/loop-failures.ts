@@ -5,6 +5,9 @@ import { classifyStoreError } from '../store/store-errors.js';
 /** The cap of every background loop's back-off: once the store is back, work resumes within it. */
 export const LOOP_BACKOFF_CAP_MS = 5000;
 
+/** An outage that starts within this of the last one's end is not logged again (a flapping store). */
+const FLAP_QUIET_MS = 60_000;
+
 export interface LoopFailuresOptions {
   /** Names the loop in its log lines ("crawl loop", "scheduler tick", ...). */
   name: string;
@@ -24,6 +27,8 @@ export interface LoopFailuresOptions {
 export class LoopFailures {
   private streak = 0;
   private outageSince: number | undefined;
+  private outageLogged = false;
+  private lastOutageEnd = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
 
   constructor(private readonly o: LoopFailuresOptions) {
@@ -38,15 +43,21 @@ export class LoopFailures {
       this.o.logger.error({ err: error, failuresInARow: this.streak }, `${this.o.name} failed; retrying`);
     } else if (this.outageSince === undefined) {
       this.outageSince = this.now();
-      const message = error instanceof Error ? error.message : String(error);
-      this.o.logger.warn({ err: { message }, store: kind }, `${this.o.name}: the database is ${kind === 'full' ? 'full' : 'unreachable'}; backing off until it is back`);
+      // A store that flaps (a nearly full disk takes small writes and refuses big ones) would
+      // log a pair of lines per flap: an outage soon after the last one is not logged again.
+      this.outageLogged = this.outageSince - this.lastOutageEnd >= FLAP_QUIET_MS;
+      if (this.outageLogged) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.o.logger.warn({ err: { message }, store: kind }, `${this.o.name}: the database is ${kind === 'full' ? 'full' : 'unreachable'}; backing off until it is back`);
+      }
     }
     return Math.min(this.o.capMs, this.o.baseMs * 2 ** Math.min(this.streak - 1, 30));
   }
 
   succeeded(): void {
     if (this.outageSince !== undefined) {
-      this.o.logger.info({ failedSteps: this.streak, outageMs: this.now() - this.outageSince }, `${this.o.name}: the database is back; resuming`);
+      if (this.outageLogged) this.o.logger.info({ failedSteps: this.streak, outageMs: this.now() - this.outageSince }, `${this.o.name}: the database is back; resuming`);
+      this.lastOutageEnd = this.now();
     }
     this.streak = 0;
     this.outageSince = undefined;

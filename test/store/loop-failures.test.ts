@@ -24,10 +24,15 @@ describe('LoopFailures', () => {
     assert.equal(lines.length, 2);
     assert.match(lines[1]?.msg ?? '', /back; resuming/);
     assert.equal(lines[1]?.outageMs, 30_000);
+    now = 40_000;
     assert.equal(failures.failed(unreachable()), 100, 'a new streak starts from the base');
     failures.succeeded();
     failures.succeeded();
-    assert.equal(lines.length, 4, 'a success outside an outage logs nothing');
+    assert.equal(lines.length, 2, 'an outage soon after the last one (a flapping store) is not logged again, and a success outside an outage logs nothing');
+    now = 200_000;
+    failures.failed(unreachable());
+    failures.succeeded();
+    assert.equal(lines.length, 4, 'a later outage is logged again, start and end');
   });
 
   it('logs every failure that is not the store being out of reach', () => {
