@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type SiteServer, startSiteServer } from '../fixtures/site-server.js';
-import { type TcpProxy, startTcpProxy } from '../fixtures/tcp-proxy.js';
+import type { TcpProxy } from '../fixtures/tcp-proxy.js';
 import { POSTGRES_URL, postgresDatabase, tempDir } from '../helpers/databases.js';
+import { postgresUrlThrough, startPostgresProxy } from '../helpers/postgres-proxy.js';
 import { type RunningService, startService } from '../helpers/process.js';
 
 const KEY = 'outage-key';
@@ -29,14 +30,11 @@ describe('the scheduler across a PostgreSQL outage (api + two workers)', () => {
     admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
-    proxy = await startTcpProxy(Number(new URL(POSTGRES_URL).port || 5432), new URL(POSTGRES_URL).hostname);
+    proxy = await startPostgresProxy();
     site = await startSiteServer();
-    const url = new URL(POSTGRES_URL);
-    url.host = `${proxy.host}:${proxy.port}`;
-    url.searchParams.set('options', `-c search_path=${schema}`);
     const env = {
       DATA_DIR: tempDir(),
-      DATABASE_URL: url.href,
+      DATABASE_URL: postgresUrlThrough(proxy, schema),
       API_KEYS: KEY,
       ALLOW_LOCAL_TARGETS: 'true',
       SCHEDULER_TICK_MS: '100',

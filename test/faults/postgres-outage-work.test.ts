@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type CrawlSite, type FixturePage, startCrawlSite } from '../fixtures/crawl-site.js';
-import { type TcpProxy, startTcpProxy } from '../fixtures/tcp-proxy.js';
+import type { TcpProxy } from '../fixtures/tcp-proxy.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { POSTGRES_URL, postgresDatabase, tempDir } from '../helpers/databases.js';
+import { postgresUrlThrough, startPostgresProxy } from '../helpers/postgres-proxy.js';
 import { type RunningService, startService } from '../helpers/process.js';
 
 const KEY = 'outage-key';
@@ -53,15 +54,12 @@ describe('work across a PostgreSQL outage (api + two workers)', () => {
     admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
-    proxy = await startTcpProxy(Number(new URL(POSTGRES_URL).port || 5432), new URL(POSTGRES_URL).hostname);
+    proxy = await startPostgresProxy();
     site = await startCrawlSite(sitePages());
     receiver = await startReceiver();
-    const url = new URL(POSTGRES_URL);
-    url.host = `${proxy.host}:${proxy.port}`;
-    url.searchParams.set('options', `-c search_path=${schema}`);
     const env = {
       DATA_DIR: tempDir(),
-      DATABASE_URL: url.href,
+      DATABASE_URL: postgresUrlThrough(proxy, schema),
       API_KEYS: KEY,
       ALLOW_LOCAL_TARGETS: 'true',
       ALLOW_LOCAL_WEBHOOKS: 'true',

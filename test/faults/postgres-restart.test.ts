@@ -3,21 +3,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { type TcpProxy, startTcpProxy } from '../fixtures/tcp-proxy.js';
+import type { TcpProxy } from '../fixtures/tcp-proxy.js';
 import { POSTGRES_URL, postgresDatabase, tempDir } from '../helpers/databases.js';
+import { postgresUrlThrough, startPostgresProxy } from '../helpers/postgres-proxy.js';
 import { type RunningService, startService } from '../helpers/process.js';
 
 const KEY = 'fault-key';
 const database = postgresDatabase();
 const schema = database.target.schema as string;
 
-/** The service's URL to the database, through the proxy, confined to this test's schema. */
-function serviceUrl(proxy: TcpProxy): string {
-  const url = new URL(POSTGRES_URL);
-  url.host = `${proxy.host}:${proxy.port}`;
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.href;
-}
 
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,8 +43,8 @@ describe('PostgreSQL restarts and outages', () => {
     admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
-    proxy = await startTcpProxy(Number(new URL(POSTGRES_URL).port || 5432), new URL(POSTGRES_URL).hostname);
-    const env = { DATA_DIR: tempDir(), DATABASE_URL: serviceUrl(proxy), API_KEYS: KEY, WEBHOOK_POLL_MS: '50', SCHEDULER_TICK_MS: '100' };
+    proxy = await startPostgresProxy();
+    const env = { DATA_DIR: tempDir(), DATABASE_URL: postgresUrlThrough(proxy, schema), API_KEYS: KEY, WEBHOOK_POLL_MS: '50', SCHEDULER_TICK_MS: '100' };
     api = await startService(env, 'api');
     worker = await startService(env, 'worker');
   });

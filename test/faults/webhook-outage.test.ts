@@ -1,9 +1,10 @@
 // Webhook deliveries across a PostgreSQL outage: an attempt that ends while the store is down is recorded once it is back, and the delivery goes on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TcpProxy, startTcpProxy } from '../fixtures/tcp-proxy.js';
+import type { TcpProxy } from '../fixtures/tcp-proxy.js';
+import { postgresUrlThrough, startPostgresProxy } from '../helpers/postgres-proxy.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
-import { POSTGRES_URL, postgresDatabase, type TestDatabase } from '../helpers/databases.js';
+import { postgresDatabase, type TestDatabase } from '../helpers/databases.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
 
 async function sleep(ms: number): Promise<void> {
@@ -17,11 +18,9 @@ describe('webhook deliveries across a PostgreSQL outage', () => {
   let t: TestApp;
 
   before(async () => {
-    proxy = await startTcpProxy(Number(new URL(POSTGRES_URL).port || 5432), new URL(POSTGRES_URL).hostname);
+    proxy = await startPostgresProxy();
     receiver = await startReceiver();
-    const url = new URL(POSTGRES_URL);
-    url.host = `${proxy.host}:${proxy.port}`;
-    const throughProxy: TestDatabase = { ...real, target: { ...real.target, url: url.href } };
+    const throughProxy: TestDatabase = { ...real, target: { ...real.target, url: postgresUrlThrough(proxy) } };
     t = await startTestApp({ database: throughProxy, env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_UNIT_MS: '200', WEBHOOK_LEASE_MS: '3000' } });
   });
 

@@ -3,16 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { OTHER_KEY, type TestApp, startTestApp } from '../helpers/test-app.js';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../helpers/until.js';
 
 describe('webhook API abuse', () => {
   let t: TestApp;

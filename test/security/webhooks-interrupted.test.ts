@@ -7,18 +7,9 @@ import { sendWebhook } from '../../src/webhooks/sender.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { allDatabases } from '../helpers/databases.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 const LEASE_MS = 500;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 for (const make of allDatabases()) {
   const database = make();

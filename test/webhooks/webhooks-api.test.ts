@@ -5,18 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { type SiteServer, startSiteServer } from '../fixtures/site-server.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { OTHER_KEY, type TestApp, startTestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('webhooks API', () => {
   let t: TestApp;
