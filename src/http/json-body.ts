@@ -1,4 +1,4 @@
-// The one body parser: JSON in UTF-8, without a content coding, nested at most MAX_JSON_DEPTH levels.
+// The one body parser: JSON in UTF-8, without a content coding, nested at most MAX_JSON_DEPTH levels; an empty body is none.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unsupportedMediaType, validationError } from './errors.js';
 
@@ -64,6 +64,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     const refused = refusal(request);
     if (refused) return done(refused, undefined);
     const text = body as string;
+    // axios (and so the AnyCrawl SDK) sends Content-Type: application/json with no body on DELETE
+    // and body-less POSTs: an empty body is no body, and the route's schema decides whether it
+    // needed one.
+    if (text.trim() === '') return done(null, undefined);
     if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
       return done(
         validationError([{ field: '', code: 'too_deep', message: `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels` }]),

@@ -55,9 +55,11 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
 
 /** Fastify validator that keeps Zod's issues intact for the error handler. */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
-  ({ schema }) =>
+  ({ schema, httpPart }) =>
   (data: unknown) => {
-    const result = schema.safeParse(data);
+    // A request without a body reaches validation as null: it is an absent body, which an
+    // optional body schema accepts and a required one refuses with "Required".
+    const result = schema.safeParse(httpPart === 'body' && data === null ? undefined : data);
     if (result.success) return { value: result.data };
     return { error: validationError(toValidationIssues(result.error.issues)) };
   };
