@@ -129,6 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger,
       capabilities,
       retentionMs: config.jobRetentionMs,
+      retryBaseMs: config.crawlRetryBaseMs,
       pipeline,
     });
     const crawlStore = new CrawlStore(db.kysely, db.dialect);

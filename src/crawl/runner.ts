@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
-import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
-import { ExtractError, type ExtractErrorCode } from '../scrape/extractor.js';
-import { FetchError, type FetchErrorCode } from '../scrape/fetch/index.js';
+import { BrowserError } from '../browser/types.js';
+import { ExtractError } from '../scrape/extractor.js';
+import { FetchError } from '../scrape/fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
+import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from '../scrape/retry-policy.js';
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
@@ -50,12 +51,6 @@ interface JobContext {
   frontierFull: boolean;
 }
 
-const RETRYABLE: ReadonlySet<FetchErrorCode | BrowserErrorCode | ExtractErrorCode> = new Set([
-  'TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE', 'PAGE_CRASHED', 'NAVIGATION_FAILED',
-  // Extraction threads were full: the page itself is fine.
-  'EXTRACTION_BUSY',
-]);
-const MAX_RETRIES = 2;
 /** Links of one page considered for discovery; real pages stay far below (a long wiki page has a few thousand). */
 export const MAX_LINKS_PER_PAGE = 10_000;
 /** Links checked in one turn of the event loop before other work gets its turn. */
@@ -319,9 +314,9 @@ export class CrawlRunner {
         return;
       }
       const known = error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError;
-      if (error instanceof RetryablePageError || (known && RETRYABLE.has(error.code))) {
-        if (options.retry && page.attempts < MAX_RETRIES) {
-          const wait = (this.o.retryBaseMs ?? 1000) * 2 ** page.attempts;
+      if (error instanceof RetryablePageError || (known && RETRYABLE_CODES.has(error.code))) {
+        if (options.retry && page.attempts < MAX_PAGE_RETRIES) {
+          const wait = retryDelayMs(this.o.retryBaseMs ?? 1000, page.attempts);
           await this.whileStoreFails(() => this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message));
           return;
         }
@@ -371,7 +366,7 @@ export class CrawlRunner {
       browserSessionKey: page.jobId,
     });
     const status = result.metadata.status_code;
-    if (status === 429 || status >= 500) throw new RetryablePageError(`The page answered HTTP ${status}`);
+    if (isRetryableStatus(status)) throw new RetryablePageError(`The page answered HTTP ${status}`);
     return result;
   }
 

@@ -109,6 +109,8 @@ export const scrapeRequestSchema = z
   .strictObject({
     url: httpUrl,
     engine: z.enum(ENGINES).optional(),
+    // As AnyCrawl accepts it: the crawl's retry policy for this one page (scrape/retry-policy.ts).
+    retry: z.boolean().optional(),
     ...pageOptionsShape,
   })
   .meta({ id: 'ScrapeRequest' });

@@ -1,4 +1,5 @@
 // The synchronous scrape operation: a job row and its events around one run of the page pipeline.
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,11 +8,15 @@ import { validationError } from '../http/errors.js';
 import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
 import { type Clock, iso } from '../util/time.js';
+import { BrowserError } from '../browser/types.js';
 import { type Capabilities, unsupportedOptions } from './capabilities.js';
+import { ExtractError } from './extractor.js';
+import { FetchError } from './fetch/index.js';
 import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
 import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
 import { type PageResult, type PipelineDeps, runPage } from './pipeline.js';
-import { type ScrapeRequest, resolvePageOptions } from './schema.js';
+import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from './retry-policy.js';
+import { type PageOptions, type ScrapeRequest, resolvePageOptions } from './schema.js';
 
 export interface ScrapeServiceDeps {
   db: Kysely<Database>;
@@ -21,6 +26,8 @@ export interface ScrapeServiceDeps {
   logger: FastifyBaseLogger;
   /** How long a finished job's record is kept. */
   retentionMs: number;
+  /** Base of the wait between tries of a page with `retry` (CRAWL_RETRY_BASE_MS). */
+  retryBaseMs: number;
 }
 
 export interface ScrapeSuccess extends PageResult {
@@ -30,6 +37,25 @@ export interface ScrapeSuccess extends PageResult {
 
 export class ScrapeService {
   constructor(private readonly deps: ScrapeServiceDeps) {}
+
+  /**
+   * One page, tried again with `retry` on what the crawl retries (a network error, a timeout, an
+   * engine fault, 429 or 5xx) up to MAX_PAGE_RETRIES times; the last answer or error stands.
+   */
+  private async runWithRetries(url: string, options: PageOptions, retry: boolean, signal: AbortSignal | undefined, job: { ownerId: string; jobId: string }): Promise<PageResult> {
+    for (let retries = 0; ; retries++) {
+      const mayRetry = retry && retries < MAX_PAGE_RETRIES;
+      try {
+        const page = await runPage(url, options, this.deps.pipeline, { readCache: retries === 0, signal, job });
+        if (!mayRetry || !isRetryableStatus(page.metadata.status_code)) return page;
+      } catch (error) {
+        const known = error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError;
+        if (!mayRetry || !known || !RETRYABLE_CODES.has(error.code)) throw error;
+      }
+      // An abort ends the wait early; the next try then fails at once with ABORTED.
+      await delay(retryDelayMs(this.deps.retryBaseMs, retries), undefined, signal ? { signal } : {}).catch(() => undefined);
+    }
+  }
 
   /** `jobId` lets a caller (the scheduler) know the job's id before the scrape ends. */
   async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal, run: { jobId?: string } = {}): Promise<ScrapeSuccess> {
@@ -62,7 +88,7 @@ export class ScrapeService {
 
     let page: PageResult;
     try {
-      page = await runPage(url, options, this.deps.pipeline, { readCache: true, signal, job: { ownerId, jobId } });
+      page = await this.runWithRetries(url, options, request.retry === true, signal, { ownerId, jobId });
     } catch (error) {
       // The store failing under the page (a full disk, an outage) is not the page's failure: the
       // answer is the store's 507/503, and the job is marked failed if the store still takes it.
