@@ -180,6 +180,8 @@ export class CrawlRunner {
   }
 
   private idle(): Promise<void> {
+    // stop() wakes a sleeping loop; one that was busy when it came was not asleep to be woken.
+    if (this.stopped) return Promise.resolve();
     return this.wakeup.sleep(this.o.pollMs ?? 500);
   }
 

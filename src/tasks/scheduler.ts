@@ -81,7 +81,8 @@ export class Scheduler {
       } catch (error) {
         wait = this.failures.failed(error);
       }
-      await this.wakeup.sleep(wait);
+      // stop() wakes a sleeping loop; one that was inside its tick was not asleep to be woken.
+      if (!this.stopped) await this.wakeup.sleep(wait);
     }
   }
 
