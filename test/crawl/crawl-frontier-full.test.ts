@@ -9,13 +9,12 @@ import { CrawlStore } from '../../src/crawl/store.js';
 import type { ExtractInput } from '../../src/scrape/extract/index.js';
 import { type Extractor, inProcessExtractor } from '../../src/scrape/extractor.js';
 import { deploymentCapabilities } from '../../src/scrape/capabilities.js';
-import { PageCache } from '../../src/scrape/page-cache.js';
-import { ScreenshotStore } from '../../src/screenshots/store.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
 import { systemClock } from '../../src/util/time.js';
 import { type CrawlSite, type FixturePage, startCrawlSite } from '../fixtures/crawl-site.js';
 import { sqliteDatabase } from '../helpers/databases.js';
+import { testPipeline } from '../helpers/pipeline.js';
 
 const database = sqliteDatabase();
 let db: Db;
@@ -43,18 +42,7 @@ before(async () => {
   };
   runner = new CrawlRunner({
     store,
-    pipeline: {
-      cache: new PageCache(db.kysely),
-      extractor,
-      now: () => new Date(),
-      userAgent: 'frontier-test',
-      maxBytes: 10_000_000,
-      maxRedirects: 5,
-      allowPrivateAddresses: true,
-      defaultMaxAgeMs: 0,
-      autoBrowserEngine: 'playwright',
-      screenshots: new ScreenshotStore(db.kysely),
-    },
+    pipeline: testPipeline(db.kysely, { extractor, userAgent: 'frontier-test' }),
     robots: undefined,
     clock: systemClock,
     logger: pino({ level: 'silent' }),

@@ -15,13 +15,11 @@ import { LeaseFence } from '../../src/crawl/lease-fence.js';
 import { CrawlRunner } from '../../src/crawl/runner.js';
 import { crawlRequestSchema, resolveCrawlOptions } from '../../src/crawl/schema.js';
 import { CrawlStore } from '../../src/crawl/store.js';
-import { inProcessExtractor } from '../../src/scrape/extractor.js';
-import { PageCache } from '../../src/scrape/page-cache.js';
-import { ScreenshotStore } from '../../src/screenshots/store.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
 import { systemClock } from '../../src/util/time.js';
 import { allDatabases, POSTGRES_URL, type TestDatabase } from '../helpers/databases.js';
+import { testPipeline } from '../helpers/pipeline.js';
 
 /** A site whose pages hang (no answer) until `serve` is set; it notes when each request came and when its connection closed. */
 interface HangingSite {
@@ -72,18 +70,7 @@ async function startHangingSite(): Promise<HangingSite> {
 function runnerOn(db: Db, store: CrawlStore, leaseMs: number): CrawlRunner {
   return new CrawlRunner({
     store,
-    pipeline: {
-      cache: new PageCache(db.kysely),
-      extractor: inProcessExtractor,
-      now: () => new Date(),
-      userAgent: 'lease-test',
-      maxBytes: 1_000_000,
-      maxRedirects: 5,
-      allowPrivateAddresses: true,
-      defaultMaxAgeMs: 0,
-      autoBrowserEngine: 'playwright',
-      screenshots: new ScreenshotStore(db.kysely),
-    },
+    pipeline: testPipeline(db.kysely, { userAgent: 'lease-test', maxBytes: 1_000_000 }),
     robots: undefined,
     clock: systemClock,
     logger: pino({ level: 'silent' }),
