@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { type CrawlSite, type FixturePage, startCrawlSite } from '../fixtures/crawl-site.js';
+import { type CrawlSite, startCrawlSite, treeSitePages } from '../fixtures/crawl-site.js';
 import type { TcpProxy } from '../fixtures/tcp-proxy.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { POSTGRES_URL, postgresDatabase, tempDir } from '../helpers/databases.js';
@@ -12,15 +12,6 @@ import { type RunningService, startService } from '../helpers/process.js';
 const KEY = 'outage-key';
 const PAGES = 60;
 const OUTAGE_MS = 6000;
-
-function sitePages(): Record<string, FixturePage> {
-  const pages: Record<string, FixturePage> = {};
-  for (let i = 0; i < PAGES; i++) {
-    const links = [2 * i + 1, 2 * i + 2].filter((n) => n < PAGES).map((n) => `/p${n}`);
-    pages[i === 0 ? '/' : `/p${i}`] = { links, delayMs: 150 };
-  }
-  return pages;
-}
 
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +46,7 @@ describe('work across a PostgreSQL outage (api + two workers)', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
     proxy = await startPostgresProxy();
-    site = await startCrawlSite(sitePages());
+    site = await startCrawlSite(treeSitePages(PAGES, 150));
     receiver = await startReceiver();
     const env = {
       DATA_DIR: tempDir(),

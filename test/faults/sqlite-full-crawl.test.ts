@@ -2,20 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type CrawlSite, type FixturePage, startCrawlSite } from '../fixtures/crawl-site.js';
+import { type CrawlSite, startCrawlSite, treeSitePages } from '../fixtures/crawl-site.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const PAGES = 120;
-
-/** A site of PAGES pages in a chain of fan-outs, each page slow enough for the crawl to span the fault. */
-function sitePages(): Record<string, FixturePage> {
-  const pages: Record<string, FixturePage> = {};
-  for (let i = 0; i < PAGES; i++) {
-    const links = [2 * i + 1, 2 * i + 2].filter((n) => n < PAGES).map((n) => `/p${n}`);
-    pages[i === 0 ? '/' : `/p${i}`] = { links, delayMs: 20 };
-  }
-  return pages;
-}
 
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,7 +15,7 @@ describe('a crawl across a full disk (SQLite)', () => {
   let site: CrawlSite;
   let t: TestApp;
   before(async () => {
-    site = await startCrawlSite(sitePages());
+    site = await startCrawlSite(treeSitePages(PAGES, 20));
     t = await startTestApp({ env: { CRAWL_RETRY_BASE_MS: '50', RESPECT_ROBOTS_TXT: 'false' } });
   });
   after(async () => {
