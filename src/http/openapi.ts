@@ -13,7 +13,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         title: 'Crawl service API',
         version,
         description:
-          'Scrape pages, crawl sites, schedule tasks and receive signed webhooks. Every /v1 route takes `Authorization: Bearer <API key>`.',
+          'Scrape pages, crawl sites, schedule tasks and receive signed webhooks. Every /v1 route takes `Authorization: Bearer <API key>`, except this document; /health and /health/live are public too.',
       },
       components: {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } },
@@ -23,11 +23,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  // The docs page and its assets are public (like the document at /docs/json); the plugin's routes
-  // are marked so in a context of their own, so no other route can inherit the mark.
+  // The docs page, its assets and the document itself (at /docs/json and /v1/openapi.json) are
+  // public: the document describes the API and holds nothing secret. The plugin's routes are
+  // marked so in a context of their own, so no other route can inherit the mark.
   await app.register(async (docs) => {
     makeRoutesPublic(docs);
     await docs.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
   });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 }

@@ -6,6 +6,7 @@ import { installAuth } from './auth.js';
 import { answerNodeSpecialCases, clientErrorHandler } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { registerHealth } from './health.js';
+import { registerHome } from './home.js';
 import { ApiError, badRequest, errorBody, serviceUnavailable } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
@@ -131,6 +132,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await registerOpenApi(app, options.version);
   registerHealth(app, options.probeStore);
+  registerHome(app, options.version);
   for (const register of options.routes) await register(app);
   return app;
 }

@@ -30,7 +30,7 @@ describe('service process', () => {
     const key = /cs_[A-Za-z0-9_-]{43}/.exec(first.stderr())?.[0];
     assert.ok(key, first.stderr());
     assert.ok(!first.stdout().includes(key), 'the key never reaches the JSON log');
-    const ok = await fetch(`${first.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${key}` } });
+    const ok = await fetch(`${first.url}/v1/webhook-events`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(ok.status, 200);
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
@@ -54,10 +54,10 @@ describe('service process', () => {
     const service = await startService({ DATA_DIR: dataDir });
     try {
       const auth = { authorization: `Bearer ${key}` };
-      assert.equal((await fetch(`${service.url}/v1/openapi.json`, { headers: auth })).status, 200);
+      assert.equal((await fetch(`${service.url}/v1/webhook-events`, { headers: auth })).status, 200);
       const revoked = runCli(['keys', 'revoke', key.slice(0, 10)], { DATA_DIR: dataDir });
       assert.equal(revoked.status, 0, revoked.stderr);
-      assert.equal((await fetch(`${service.url}/v1/openapi.json`, { headers: auth })).status, 401);
+      assert.equal((await fetch(`${service.url}/v1/webhook-events`, { headers: auth })).status, 401);
     } finally {
       service.child.kill('SIGTERM');
       await service.exited;

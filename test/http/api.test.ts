@@ -24,7 +24,7 @@ describe('HTTP layer', () => {
       assert.equal(res.statusCode, 401, `key ${String(key)}`);
       assert.deepEqual(res.json(), { success: false, error: 'Invalid API key' });
     }
-    const res = await t.request('GET', '/v1/openapi.json', { key: null, headers: { authorization: `Basic ${TEST_KEY}` } });
+    const res = await t.request('GET', '/v1/webhook-events', { key: null, headers: { authorization: `Basic ${TEST_KEY}` } });
     assert.equal(res.statusCode, 401);
   });
 

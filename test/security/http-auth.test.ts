@@ -7,7 +7,7 @@ import { type Route, registeredRoutes } from '../http/routes.js';
 import { TEST_KEY, type TestApp, startTestApp } from '../helpers/test-app.js';
 
 /** Routes anyone may call, as docs/api.md documents them. */
-const PUBLIC = [/^\/health(\/live)?$/, /^\/docs(\/.*)?$/, /^\/docs\*$/];
+const PUBLIC = [/^\/$/, /^\/health(\/live)?$/, /^\/docs(\/.*)?$/, /^\/docs\*$/, /^\/v1\/openapi\.json$/];
 
 const SAMPLE_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
@@ -100,7 +100,7 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
   });
 
   it('answers 401 (not 404) for the spellings the router itself resolves to a private route', async () => {
-    for (const target of ['/%761/openapi.json', '/%761/webhook-events', '/v1/webhook-event%73', '/v1/./webhook-events', '/v1/webhook-events/', '/v1/webhook-events;x=1']) {
+    for (const target of ['/%761/scheduled-tasks', '/%761/webhook-events', '/v1/webhook-event%73', '/v1/./webhook-events', '/v1/webhook-events/', '/v1/webhook-events;x=1']) {
       const res = await rawGet(port, target);
       assert.equal(res.status, 401, `${target} -> ${res.status} ${res.body.slice(0, 80)}`);
       assert.deepEqual(JSON.parse(res.body), { success: false, error: 'Invalid API key' });
@@ -108,11 +108,11 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
   });
 
   it('still serves the private routes with a key, and the public ones without', async () => {
-    for (const target of ['/v1/openapi.json', '/%761/openapi.json', '/v1/webhook-events']) {
+    for (const target of ['/v1/scheduled-tasks', '/%761/scheduled-tasks', '/v1/webhook-events']) {
       const res = await rawGet(port, target, { authorization: `Bearer ${TEST_KEY}` });
       assert.equal(res.status, 200, `${target} -> ${res.status}`);
     }
-    for (const [method, target] of [['GET', '/health'], ['HEAD', '/health'], ['GET', '/health/live'], ['GET', '/%68ealth'], ['GET', '/docs/json'], ['GET', '/docs/static/swagger-initializer.js']] as const) {
+    for (const [method, target] of [['GET', '/'], ['GET', '/health'], ['HEAD', '/health'], ['GET', '/health/live'], ['GET', '/%68ealth'], ['GET', '/docs/json'], ['GET', '/v1/openapi.json'], ['GET', '/%761/openapi.json'], ['GET', '/docs/static/swagger-initializer.js']] as const) {
       const res = await rawGet(port, target, {}, method);
       assert.equal(res.status, 200, `${method} ${target} -> ${res.status}`);
     }
