@@ -57,7 +57,7 @@ export interface AppOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
-  /** PostgreSQL schema (tests give each run its own). */
+  /** PostgreSQL schema, over config.databaseSchema (tests give each run its own). */
   databaseSchema?: string;
   /** Which roles this process plays; `serve` plays all of them. */
   roles?: { worker: boolean };
@@ -70,7 +70,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? acceleratedClock(config.clockSpeedup, config.clockAnchorMs);
   const roles = options.roles ?? { worker: true };
   const db = await openDatabase(
-    { url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema },
+    { url: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema ?? config.databaseSchema },
     { onConnectionError: connectionErrorLogger(logger) },
   );
   try {

@@ -63,6 +63,12 @@ const envSchema = z.object({
   HOST: z.string().optional().transform((v) => v || '0.0.0.0'),
   DATA_DIR: z.string().optional().transform((v) => path.resolve(v || './data')),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:', 'sqlite:', 'file:']),
+  // A PostgreSQL identifier written unquoted: lower case, so that psql users can name it as it is.
+  DATABASE_SCHEMA: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v), 'must be a lower-case PostgreSQL name: a-z, 0-9 and _, not starting with a digit, at most 63 characters'),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   API_KEYS: z
     .string()
@@ -130,6 +136,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema holding the service's tables (created when missing); undefined: the role's default (public). */
+  databaseSchema: string | undefined;
   publicUrl: string | undefined;
   apiKeys: string[];
   logLevel: string;
@@ -207,11 +215,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_SCHEMA !== undefined && !/^postgres(ql)?:/.test(e.DATABASE_URL ?? '')) {
+    throw new ConfigError('Invalid settings:\n  DATABASE_SCHEMA: applies to PostgreSQL only; set DATABASE_URL to a postgres:// URL (SQLite keeps each store in its own file)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
     publicUrl: e.PUBLIC_URL,
     apiKeys: e.API_KEYS,
     logLevel: e.LOG_LEVEL,

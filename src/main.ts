@@ -22,7 +22,7 @@ Commands:
 Settings come from the environment; see docs/configuration.md.`;
 
 async function withDatabase<T>(config: Config, fn: (db: Db, applied: string[]) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
   try {
     const applied = await migrateToLatest(db.kysely);
     return await fn(db, applied);
@@ -34,7 +34,7 @@ async function withDatabase<T>(config: Config, fn: (db: Db, applied: string[]) =
 async function serve(config: Config, mode: 'serve' | 'api' | 'worker'): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await createApp({ config, logger, roles: { worker: mode !== 'api' } });
-  logger.info({ database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir }) }, 'store ready');
+  logger.info({ database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }) }, 'store ready');
 
   // Only a process that serves the API needs a key to exist.
   if (mode !== 'worker' && config.createInitialKey && !app.keys.hasEnvKeys && (await app.keys.countStored()) === 0) {
@@ -126,7 +126,7 @@ async function main(argv: string[]): Promise<void> {
       return serve(config, command);
     case 'migrate': {
       const applied = await withDatabase(config, async (_db, names) => names);
-      const target = describeTarget({ url: config.databaseUrl, dataDir: config.dataDir });
+      const target = describeTarget({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
       process.stdout.write(`${applied.length > 0 ? `Applied ${applied.join(', ')}. ` : ''}Database ${target} is up to date.\n`);
       return;
     }

@@ -15,11 +15,14 @@ export async function openPostgres(url: string, schema?: string, onConnectionErr
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
   }
   if (schema) {
-    // Create the schema before the pool pins search_path to it.
-    const admin = new pg.Client({ connectionString: url });
+    // Create the schema before the pool pins search_path to it. Only when missing: PostgreSQL
+    // checks the CREATE privilege on the database even for CREATE SCHEMA IF NOT EXISTS, and a
+    // role given an existing schema by its DBA need not have it.
+    const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     await admin.connect();
     try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      const existing = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      if (existing.rowCount === 0) await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     } finally {
       await admin.end();
     }
