@@ -32,6 +32,8 @@ export interface ScrapeServiceDeps {
 
 export interface ScrapeSuccess extends PageResult {
   job_id: string;
+  /** The same id under AnyCrawl's name for it, which its SDKs read (`result.jobId`). */
+  jobId: string;
   status: 'completed';
 }
 
@@ -159,7 +161,7 @@ export class ScrapeService {
         },
       });
     });
-    return { job_id: jobId, status: 'completed', ...page };
+    return { job_id: jobId, jobId, status: 'completed', ...page };
   }
 }
 

@@ -90,10 +90,10 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     const metadata = result.metadata as unknown as Record<string, unknown>;
     assert.equal(metadata.status_code, 200);
     assert.equal(metadata.engine, 'cheerio');
-    // The service names the job `job_id` (docs/api.md); the SDK's type says `jobId`, which stays undefined.
+    // The service names the job `job_id` (docs/api.md) and, for AnyCrawl's clients, `jobId` too.
     const raw = result as unknown as Record<string, unknown>;
     assert.match(String(raw.job_id), UUID);
-    assert.equal(result.jobId, undefined);
+    assert.equal(result.jobId, raw.job_id);
   });
 
   it('scrape without retry: the 503 answer stands after one fetch', async () => {
