@@ -36,7 +36,8 @@ function typescriptCompiler() {
   }
 }
 
-if (process.argv.includes('--force') || isStale()) {
+const forced = process.argv.includes('--force');
+if (forced || isStale()) {
   const tsc = typescriptCompiler();
   if (!tsc) {
     // An install without dev dependencies (npm ci --omit=dev) has no compiler: a dist/ shipped
@@ -47,7 +48,8 @@ if (process.argv.includes('--force') || isStale()) {
     process.exit(1);
   }
   const startedAt = new Date();
-  process.stderr.write('Compiling TypeScript (src/ changed since the last build)...\n');
+  const why = forced ? 'npm run build' : existsSync(stamp) ? 'src/ changed since the last build' : 'first build';
+  process.stderr.write(`Compiling TypeScript into dist/ (${why})...\n`);
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, `${startedAt.toISOString()}\n`);
