@@ -7,8 +7,7 @@ import { EGRESS_HEADER, EgressProxy, type EgressUpstream } from './egress-proxy.
 import { cleanMessage } from './errors.js';
 import { CHROMIUM_FLAGS, VIEWPORT } from './flags.js';
 import { FifoLimiter } from './limiter.js';
-import { playwrightDriver } from './playwright-driver.js';
-import { puppeteerDriver } from './puppeteer-driver.js';
+import { defaultDrivers } from './lazy-drivers.js';
 import { renderSteps, RenderRun } from './render.js';
 import { RequestGuard } from './request-guard.js';
 import {
@@ -149,7 +148,7 @@ export class ChromiumPool implements BrowserPool {
     ] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`BrowserPoolOptions.${name} must be a positive integer, got ${value}`);
     }
-    this.drivers = { playwright: playwrightDriver, puppeteer: puppeteerDriver, ...hooks.drivers };
+    this.drivers = { ...defaultDrivers(), ...hooks.drivers };
     this.pageSlots = new FifoLimiter(options.maxPages);
     this.hangMarginMs = hooks.hangMarginMs ?? DEFAULT_HANG_MARGIN_MS;
   }
