@@ -13,7 +13,7 @@ import { PageCache } from './scrape/page-cache.js';
 import { scrapeRoutes } from './scrape/routes.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PipelineDeps } from './scrape/pipeline.js';
-import { closeDispatchers } from './scrape/fetch/index.js';
+import { closeDispatchers } from './fetch/index.js';
 import { createExtractor, type Extractor } from './scrape/extractor.js';
 import { CrawlRunner } from './crawl/runner.js';
 import { RobotsCache } from './crawl/robots-cache.js';

@@ -1,5 +1,5 @@
 // Maps what the automation libraries throw to BrowserError codes with one-line messages (never a stack).
-import { hostOf } from '../scrape/fetch/errors.js';
+import { hostOf } from '../fetch/errors.js';
 import { BrowserError, type BrowserErrorCode } from './types.js';
 
 /** Chromium network errors (net::ERR_...) that keep a fetch code's meaning. */

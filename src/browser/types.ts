@@ -1,5 +1,5 @@
 // Public contract of the browser engines: what the scrape pipeline asks a browser for and what it gets back.
-import type { FetchErrorCode } from '../scrape/fetch/types.js';
+import type { FetchErrorCode } from '../fetch/types.js';
 
 export type BrowserEngineName = 'playwright' | 'puppeteer';
 

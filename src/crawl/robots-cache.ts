@@ -1,6 +1,6 @@
 // robots.txt per origin, fetched once and kept for a while, shared by all crawls of this process.
 import { chooseProxy, ProxyNotAllowedError, type ProxyPolicy, type Resolver } from '../net/address-guard.js';
-import { fetchPage, FetchError } from '../scrape/fetch/index.js';
+import { fetchPage, FetchError } from '../fetch/index.js';
 import { allowAllRobots, disallowAllRobots, parseRobots, robotsUrlFor, type RobotsRules } from './scope/index.js';
 
 interface Entry {

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { BrowserError } from '../browser/types.js';
 import { ExtractError } from '../scrape/extractor.js';
-import { FetchError } from '../scrape/fetch/index.js';
+import { FetchError } from '../fetch/index.js';
 import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
 import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from '../scrape/retry-policy.js';
 import type { Format } from '../scrape/schema.js';

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { type ExtractInput, type ExtractResult, extractPage } from './extract/index.js';
-import { FetchError } from './fetch/index.js';
+import { FetchError } from '../fetch/index.js';
 
 export type ExtractErrorCode = 'EXTRACTION_TOO_LARGE' | 'EXTRACTION_TIMEOUT' | 'EXTRACTION_BUSY' | 'EXTRACTION_FAILED';
 

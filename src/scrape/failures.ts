@@ -2,7 +2,7 @@
 import { ApiError } from '../http/errors.js';
 import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
 import { ExtractError, type ExtractErrorCode } from './extractor.js';
-import { FetchError } from './fetch/index.js';
+import { FetchError } from '../fetch/index.js';
 
 type PageErrorCode = BrowserErrorCode | ExtractErrorCode;
 

@@ -6,7 +6,7 @@ import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
 import type { ContentFormat } from './extract/index.js';
 import type { Extractor } from './extractor.js';
-import { FetchError, fetchPage } from './fetch/index.js';
+import { FetchError, fetchPage } from '../fetch/index.js';
 import { type CachedPage, PageCache, cacheKey } from './page-cache.js';
 import type { Format, PageOptions } from './schema.js';
 

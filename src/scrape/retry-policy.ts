@@ -1,7 +1,7 @@
 // When a page is tried again (`retry: true`, on scrapes and crawl pages alike): which failures, how often, how long apart.
 import type { BrowserErrorCode } from '../browser/types.js';
 import type { ExtractErrorCode } from './extractor.js';
-import type { FetchErrorCode } from './fetch/index.js';
+import type { FetchErrorCode } from '../fetch/index.js';
 
 /** Tries after the first: a page is fetched at most 1 + this many times. */
 export const MAX_PAGE_RETRIES = 2;

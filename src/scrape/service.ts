@@ -11,7 +11,7 @@ import { type Clock, iso } from '../util/time.js';
 import { BrowserError } from '../browser/types.js';
 import { type Capabilities, unsupportedOptions } from './capabilities.js';
 import { ExtractError } from './extractor.js';
-import { FetchError } from './fetch/index.js';
+import { FetchError } from '../fetch/index.js';
 import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
 import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
 import { type PageResult, type PipelineDeps, runPage } from './pipeline.js';

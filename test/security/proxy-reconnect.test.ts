@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/scrape/fetch/index.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createBrowserPool, type ChromiumPool } from '../../src/browser/index.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { chooseProxy, parseAllowlistEntry, ProxyNotAllowedError, requestProxyRefusal, type Resolver } from '../../src/net/address-guard.js';
-import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../src/scrape/fetch/index.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../src/fetch/index.js';
 import { CHROMIUM, expectFailure, request as renderRequest } from '../browser/helpers.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
 import { startProxy, type TestProxy } from '../fixtures/proxy-server.js';

@@ -1,7 +1,7 @@
 // fetchPage: one GET with manual redirects, the address guard on every hop, a size cap, decompression and charset decoding.
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../../net/address-guard.js';
+import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../net/address-guard.js';
 import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
 import { classifyMediaType, looksLikeHtml, parseContentType } from './content-type.js';

@@ -1,5 +1,5 @@
 // FetchError and the mapping of low-level socket/undici/zlib errors to its codes.
-import { BlockedAddressError } from '../../net/address-guard.js';
+import { BlockedAddressError } from '../net/address-guard.js';
 import type { FetchErrorCode } from './types.js';
 
 export class FetchError extends Error {

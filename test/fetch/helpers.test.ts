@@ -4,11 +4,11 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
-import { BodyTooLargeError, readCappedBody } from '../../../src/scrape/fetch/body.js';
-import { decodeBody, detectCharset } from '../../../src/scrape/fetch/charset.js';
-import { classifyMediaType, looksLikeHtml, parseContentType } from '../../../src/scrape/fetch/content-type.js';
-import { createDecoders, UnsupportedEncodingError } from '../../../src/scrape/fetch/decompress.js';
-import { headersForHop, isRedirectStatus, resolveLocation } from '../../../src/scrape/fetch/redirects.js';
+import { BodyTooLargeError, readCappedBody } from '../../src/fetch/body.js';
+import { decodeBody, detectCharset } from '../../src/fetch/charset.js';
+import { classifyMediaType, looksLikeHtml, parseContentType } from '../../src/fetch/content-type.js';
+import { createDecoders, UnsupportedEncodingError } from '../../src/fetch/decompress.js';
+import { headersForHop, isRedirectStatus, resolveLocation } from '../../src/fetch/redirects.js';
 
 describe('parseContentType', () => {
   it('splits the media type and charset', () => {

@@ -4,10 +4,10 @@ import { createServer as createTlsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Resolver } from '../../../src/net/address-guard.js';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../../src/scrape/fetch/index.js';
-import { startSiteServer, type SiteServer } from '../../fixtures/site-server.js';
-import { startProxy, type TestProxy } from '../../fixtures/proxy-server.js';
+import type { Resolver } from '../../src/net/address-guard.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
+import { startSiteServer, type SiteServer } from '../fixtures/site-server.js';
+import { startProxy, type TestProxy } from '../fixtures/proxy-server.js';
 
 let site: SiteServer;
 before(async () => {
@@ -83,8 +83,8 @@ describe('proxy', () => {
   it('tunnels https targets with CONNECT', async () => {
     const tls = createTlsServer(
       {
-        key: readFileSync(new URL('../../fixtures/site/selfsigned-key.pem', import.meta.url)),
-        cert: readFileSync(new URL('../../fixtures/site/selfsigned-cert.pem', import.meta.url)),
+        key: readFileSync(new URL('../fixtures/site/selfsigned-key.pem', import.meta.url)),
+        cert: readFileSync(new URL('../fixtures/site/selfsigned-cert.pem', import.meta.url)),
       },
       (_req, res) => res.end('<html><body>secure</body></html>'),
     );

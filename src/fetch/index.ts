@@ -1,4 +1,4 @@
-// Plain-HTTP page fetcher of the scrape pipeline (undici, address guard, size cap, charset decoding).
+// The plain-HTTP engine beside browser/ (undici, address guard, size cap, charset decoding); the pipeline and robots.txt use it.
 export type { FetchOptions, FetchedPage, FetchErrorCode } from './types.js';
 export { FetchError } from './errors.js';
 export { fetchPage } from './fetch-page.js';

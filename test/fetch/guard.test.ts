@@ -1,9 +1,9 @@
 // Tests that fetchPage applies the private-address guard to literal hosts and to names at connect time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Resolver } from '../../../src/net/address-guard.js';
-import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../../src/scrape/fetch/index.js';
-import { startSiteServer, type SiteServer } from '../../fixtures/site-server.js';
+import type { Resolver } from '../../src/net/address-guard.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../src/fetch/index.js';
+import { startSiteServer, type SiteServer } from '../fixtures/site-server.js';
 
 let site: SiteServer;
 before(async () => {

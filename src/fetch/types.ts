@@ -1,5 +1,5 @@
 // Public types of the plain-HTTP page fetcher.
-import type { Resolver } from '../../net/address-guard.js';
+import type { Resolver } from '../net/address-guard.js';
 
 export interface FetchOptions {
   url: string;

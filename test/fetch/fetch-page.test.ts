@@ -5,8 +5,8 @@ import { createServer as createTlsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../../src/scrape/fetch/index.js';
-import { COMPRESSED_TEXT, GBK_TEXT, LATIN1_TEXT, SJIS_TEXT, startSiteServer, type SiteServer } from '../../fixtures/site-server.js';
+import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
+import { COMPRESSED_TEXT, GBK_TEXT, LATIN1_TEXT, SJIS_TEXT, startSiteServer, type SiteServer } from '../fixtures/site-server.js';
 
 let site: SiteServer;
 before(async () => {
@@ -366,8 +366,8 @@ describe('network errors', () => {
   });
 });
 
-const TLS_KEY = new URL('../../fixtures/site/selfsigned-key.pem', import.meta.url);
-const TLS_CERT = new URL('../../fixtures/site/selfsigned-cert.pem', import.meta.url);
+const TLS_KEY = new URL('../fixtures/site/selfsigned-key.pem', import.meta.url);
+const TLS_CERT = new URL('../fixtures/site/selfsigned-cert.pem', import.meta.url);
 
 async function listen(server: Server): Promise<string> {
   server.on('connection', (socket: Socket) => socket.on('error', () => undefined));

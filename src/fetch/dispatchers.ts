@@ -8,7 +8,7 @@ import {
   PROXY_ROLE,
   type Connector,
   type Resolver,
-} from '../../net/address-guard.js';
+} from '../net/address-guard.js';
 
 // Crawls fetch hundreds of pages per second, often from the same hosts: building a dispatcher
 // per request would throw away keep-alive sockets and TLS sessions.
