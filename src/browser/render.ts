@@ -1,7 +1,7 @@
 // One render's deadline, cancellation and steps (navigate, wait, read, screenshot), the same for both engines.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DriverTimeoutError, type DriverSession, type MainResponse } from './driver.js';
-import { classifyMediaType, parseContentType } from '../fetch/content-type.js';
+import { classifyMediaType, parseContentType } from '../page/content-type.js';
 import { hostOf } from '../fetch/errors.js';
 import { cleanMessage, isTargetGone, navigationError } from './errors.js';
 import { BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';

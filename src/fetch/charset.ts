@@ -2,7 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import iconv from 'iconv-lite';
-import type { MediaTypeClass } from './content-type.js';
+import type { MediaTypeClass } from '../page/content-type.js';
 
 // Sentinel handed to the sniffer as its default so that "nothing declared" can be told apart
 // from a real declaration of windows-1252.

@@ -4,7 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../net/address-guard.js';
 import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
-import { classifyMediaType, looksLikeHtml, parseContentType } from './content-type.js';
+import { classifyMediaType, looksLikeHtml, parseContentType } from '../page/content-type.js';
 import { createDecoders, UnsupportedEncodingError } from './decompress.js';
 import { getDirectAgent, getProxyAgent } from './dispatchers.js';
 import { FetchError, hostOf, toFetchError } from './errors.js';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import { BodyTooLargeError, readCappedBody } from '../../src/fetch/body.js';
 import { decodeBody, detectCharset } from '../../src/fetch/charset.js';
-import { classifyMediaType, looksLikeHtml, parseContentType } from '../../src/fetch/content-type.js';
+import { classifyMediaType, looksLikeHtml, parseContentType } from '../../src/page/content-type.js';
 import { createDecoders, UnsupportedEncodingError } from '../../src/fetch/decompress.js';
 import { headersForHop, isRedirectStatus, resolveLocation } from '../../src/fetch/redirects.js';
 

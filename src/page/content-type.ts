@@ -1,4 +1,4 @@
-// Content-Type parsing and the policy of which media types the fetcher returns as text.
+// Content-Type parsing and the policy of which media types a page is returned as text in (by either engine).
 
 export interface ParsedContentType {
   /** Lower-case media type without parameters; '' when the header is missing or empty. */
