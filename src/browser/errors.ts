@@ -1,9 +1,9 @@
 // Maps what the automation libraries throw to BrowserError codes with one-line messages (never a stack).
-import { hostOf } from '../fetch/errors.js';
-import { BrowserError, type BrowserErrorCode } from './types.js';
+import { hostOf, type PageErrorCode } from '../page/errors.js';
+import { BrowserError } from './types.js';
 
 /** Chromium network errors (net::ERR_...) that keep a fetch code's meaning. */
-const NET_ERROR_CODES: Array<[RegExp, BrowserErrorCode]> = [
+const NET_ERROR_CODES: Array<[RegExp, PageErrorCode]> = [
   [/^ERR_NAME_NOT_RESOLVED$|^ERR_NAME_RESOLUTION_FAILED$/, 'DNS_FAILURE'],
   [/^ERR_CONNECTION_REFUSED$/, 'CONNECTION_REFUSED'],
   [/^ERR_CONNECTION_RESET$|^ERR_CONNECTION_CLOSED$/, 'CONNECTION_RESET'],
@@ -51,7 +51,7 @@ export function navigationError(err: unknown, url: string, viaUserProxy: boolean
   return new BrowserError('NAVIGATION_FAILED', `Navigation to ${host} failed: ${cleanMessage(err)}`, url, { cause: err });
 }
 
-function describe(code: BrowserErrorCode, host: string, name: string): string {
+function describe(code: PageErrorCode, host: string, name: string): string {
   switch (code) {
     case 'DNS_FAILURE':
       return `Could not resolve ${host} (net::${name})`;

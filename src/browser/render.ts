@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DriverTimeoutError, type DriverSession, type MainResponse } from './driver.js';
 import { classifyMediaType, parseContentType } from '../page/content-type.js';
-import { hostOf } from '../fetch/errors.js';
+import { hostOf } from '../page/errors.js';
 import { cleanMessage, isTargetGone, navigationError } from './errors.js';
 import { BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';
 

@@ -1,5 +1,5 @@
 // Public contract of the browser engines: what the scrape pipeline asks a browser for and what it gets back.
-import type { FetchErrorCode } from '../fetch/types.js';
+import { PageError, type PageErrorCode } from '../page/errors.js';
 
 export type BrowserEngineName = 'playwright' | 'puppeteer';
 
@@ -65,29 +65,14 @@ export interface RenderedPage {
 }
 
 /**
- * Codes of render failures. The fetch codes keep their meaning (BLOCKED_ADDRESS, TIMEOUT, DNS_FAILURE,
- * CONNECTION_REFUSED, ABORTED, ...); the rest are browser-only.
+ * A render failure. Its codes are the page codes (`page/errors.ts`): the fetch codes keep their
+ * meaning (BLOCKED_ADDRESS, TIMEOUT, DNS_FAILURE, CONNECTION_REFUSED, ABORTED, ...), and four are
+ * browser-only (BROWSER_UNAVAILABLE, SELECTOR_TIMEOUT, PAGE_CRASHED, NAVIGATION_FAILED).
  */
-export type BrowserErrorCode =
-  | FetchErrorCode
-  /** No Chromium at the configured path, or it fails to launch. */
-  | 'BROWSER_UNAVAILABLE'
-  /** A `wait_for_selector` entry did not reach its state in time. */
-  | 'SELECTOR_TIMEOUT'
-  /** The tab or the browser crashed while rendering. */
-  | 'PAGE_CRASHED'
-  /** Navigation failed for another reason the browser reported (net::ERR_...). */
-  | 'NAVIGATION_FAILED';
-
-export class BrowserError extends Error {
-  readonly code: BrowserErrorCode;
-  readonly url: string;
-
-  constructor(code: BrowserErrorCode, message: string, url: string, options?: { cause?: unknown }) {
-    super(message, options);
+export class BrowserError extends PageError {
+  constructor(code: PageErrorCode, message: string, url: string, options?: { cause?: unknown }) {
+    super(code, message, url, options);
     this.name = 'BrowserError';
-    this.code = code;
-    this.url = url;
   }
 }
 

@@ -1,18 +1,14 @@
 // FetchError and the mapping of low-level socket/undici/zlib errors to its codes.
 import { BlockedAddressError } from '../net/address-guard.js';
-import type { FetchErrorCode } from './types.js';
+import { type FetchErrorCode, hostOf, PageError } from '../page/errors.js';
 
-export class FetchError extends Error {
-  readonly code: FetchErrorCode;
-  /** The URL being fetched when it failed (a redirect hop, not necessarily the one requested). */
-  readonly url: string;
+export class FetchError extends PageError {
+  declare readonly code: FetchErrorCode;
   readonly statusCode?: number;
 
   constructor(code: FetchErrorCode, message: string, url: string, extra: { statusCode?: number; cause?: unknown } = {}) {
-    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    super(code, message, url, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'FetchError';
-    this.code = code;
-    this.url = url;
     if (extra.statusCode !== undefined) this.statusCode = extra.statusCode;
   }
 }
@@ -43,15 +39,6 @@ function errorCode(err: unknown): string {
 /** One line: OpenSSL and others end their messages with a newline or put the details on more lines. */
 function errorMessage(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ').trim();
-}
-
-/** Host (with port) of a URL for messages; the URL itself when it does not parse. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 /** Turns anything thrown while fetching into a FetchError with a short human message (never a stack). */

@@ -2,12 +2,13 @@
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../net/address-guard.js';
+import { classifyMediaType, looksLikeHtml, parseContentType } from '../page/content-type.js';
+import { hostOf } from '../page/errors.js';
 import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
-import { classifyMediaType, looksLikeHtml, parseContentType } from '../page/content-type.js';
 import { createDecoders, UnsupportedEncodingError } from './decompress.js';
 import { getDirectAgent, getProxyAgent } from './dispatchers.js';
-import { FetchError, hostOf, toFetchError } from './errors.js';
+import { FetchError, toFetchError } from './errors.js';
 import { headersForHop, isHttpUrl, isRedirectStatus, resolveLocation } from './redirects.js';
 import type { FetchedPage, FetchOptions } from './types.js';
 

@@ -49,19 +49,3 @@ export interface FetchedPage {
   /** Decompressed body size. */
   bytes: number;
 }
-
-export type FetchErrorCode =
-  | 'REDIRECT_DUPLICATE'
-  | 'INVALID_URL'
-  | 'BLOCKED_ADDRESS'
-  | 'DNS_FAILURE'
-  | 'CONNECTION_REFUSED'
-  | 'CONNECTION_RESET'
-  | 'TIMEOUT'
-  | 'TLS_ERROR'
-  | 'TOO_LARGE'
-  | 'TOO_MANY_REDIRECTS'
-  | 'UNSUPPORTED_CONTENT_TYPE'
-  | 'PROXY_ERROR'
-  | 'NETWORK_ERROR'
-  | 'ABORTED';

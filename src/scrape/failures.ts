@@ -1,10 +1,12 @@
 // How a page that could not be had is reported: HTTP status and a short label per fetch or render error code.
 import { ApiError } from '../http/errors.js';
-import { BrowserError, type BrowserErrorCode } from '../browser/types.js';
+import { BrowserError } from '../browser/types.js';
+import type { PageErrorCode as EngineErrorCode } from '../page/errors.js';
 import { ExtractError, type ExtractErrorCode } from './extractor.js';
 import { FetchError } from '../fetch/index.js';
 
-type PageErrorCode = BrowserErrorCode | ExtractErrorCode;
+/** An engine's failure (fetch or render) or an extraction's. */
+type PageErrorCode = EngineErrorCode | ExtractErrorCode;
 
 const STATUS: Record<PageErrorCode, number> = {
   INVALID_URL: 400,

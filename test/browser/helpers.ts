@@ -1,6 +1,7 @@
 // Shared helpers of the browser tests: the Chromium path, request defaults, error assertions.
 import assert from 'node:assert/strict';
-import { BrowserError, type BrowserEngineName, type BrowserErrorCode, type RenderRequest } from '../../src/browser/index.js';
+import { BrowserError, type BrowserEngineName, type RenderRequest } from '../../src/browser/index.js';
+import type { PageErrorCode } from '../../src/page/errors.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ENGINES: readonly BrowserEngineName[] = ['playwright', 'puppeteer'];
@@ -10,7 +11,7 @@ export function request(engine: BrowserEngineName, url: string, extra: Partial<R
 }
 
 /** Awaits a render that must fail with `code`; returns the error and how long it took. */
-export async function expectFailure(promise: Promise<unknown>, code: BrowserErrorCode): Promise<{ error: BrowserError; ms: number }> {
+export async function expectFailure(promise: Promise<unknown>, code: PageErrorCode): Promise<{ error: BrowserError; ms: number }> {
   const t0 = Date.now();
   const outcome = await promise.then(
     (value) => ({ value }),
