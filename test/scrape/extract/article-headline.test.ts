@@ -1,0 +1,157 @@
+// Main content keeps the article's headline, chosen from the page's h1s, h2s and og:title, and never the site's name (issue 13, item 7).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractPage, type ContentFormat } from '../../../src/scrape/extract/index.js';
+import { fixture, pageUrl } from './helpers.js';
+
+const TITLE = 'Why Sourdough Needs Time';
+const SITE = 'The Crumb Journal';
+
+const PARAGRAPHS = `
+  <p>Most bread recipes ask for a few hours between mixing and baking. Sourdough asks for a day or more, and bakers who try to hurry it usually end up with a dense, pale loaf.</p>
+  <p>The reason is that a sourdough starter is a slow community of wild yeasts and lactic acid bacteria. The yeasts raise the dough, while the bacteria produce the acids that give the crumb its tang.</p>
+  <p>A long, cold proof in the refrigerator slows the yeasts far more than the bacteria. The dough rises gently while the flavour keeps developing, and the baker gains a flexible window in which to bake.</p>
+  <p>Whatever the schedule, write down what you did. A notebook of times, temperatures and results is the fastest way to learn how your own starter behaves through the seasons.</p>`;
+const FIRST_SENTENCE = 'Most bread recipes ask for a few hours between mixing and baking.';
+
+/** Chrome that must never reach main content, whatever the article markup. */
+const CHROME_TEXT = ['Notes from a home bakery', 'Recipes', 'Equipment', 'Recent Posts', 'Keeping a rye starter alive', 'Proudly powered by', 'Posted in', 'overnight proof'];
+
+interface PageParts {
+  /** Extra <head> markup (title and og tags). */
+  head?: string;
+  /** The site's own header band; by default a site-name h1 linking home, a tagline and a menu. */
+  siteHeader?: string;
+  /** The start of the article: title, byline... */
+  articleHeader: string;
+  /** The article text; by default four paragraphs. */
+  body?: string;
+}
+
+/** A blog theme page: site header, article (header, content, footer), comments, sidebar, site footer. */
+function blogPage(parts: PageParts): string {
+  const head = parts.head ?? `<title>${TITLE} – ${SITE}</title><meta property="og:title" content="${TITLE}"><meta property="og:site_name" content="${SITE}">`;
+  const siteHeader =
+    parts.siteHeader ??
+    `<header class="site-header"><div class="site-branding"><h1 class="site-title"><a href="/" rel="home">${SITE}</a></h1>
+      <p class="site-description">Notes from a home bakery</p></div>
+      <nav class="main-navigation"><ul><li><a href="/">Home</a></li><li><a href="/recipes/">Recipes</a></li><li><a href="/equipment/">Equipment</a></li></ul></nav></header>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">${head}</head><body>
+    ${siteHeader}
+    <div id="content" class="site-content"><main id="main" class="site-main">
+      <article class="post type-post hentry">
+        ${parts.articleHeader}
+        <div class="entry-content">${parts.body ?? PARAGRAPHS}</div>
+        <footer class="entry-footer"><span class="cat-links">Posted in <a href="/category/bread/">Bread</a></span></footer>
+      </article>
+      <div id="comments" class="comments-area"><h2 class="comments-title">One thought on this post</h2>
+        <ol class="comment-list"><li class="comment"><p>My loaves improved the week I switched to an overnight proof.</p></li></ol></div>
+    </main>
+    <aside class="widget-area"><section class="widget"><h2 class="widget-title">Recent Posts</h2>
+      <ul><li><a href="/2026/02/20/rye-starter/">Keeping a rye starter alive</a></li></ul></section></aside></div>
+    <footer class="site-footer"><div class="site-info">© 2026 ${SITE} · Proudly powered by WordPress</div></footer>
+  </body></html>`;
+}
+
+function extract(html: string, formats: ContentFormat[] = ['markdown']) {
+  return extractPage({ html, url: 'https://crumb.test/2026/03/03/why-sourdough-needs-time/', onlyMainContent: true, formats });
+}
+
+function markdownOf(html: string): string {
+  return extract(html).markdown ?? '';
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+function assertNoChrome(markdown: string): void {
+  for (const chrome of CHROME_TEXT) assert.ok(!markdown.includes(chrome), `chrome "${chrome}" leaked into:\n${markdown}`);
+}
+
+test('the site-name h1 is never the headline, even when <title> holds it and no og tag names the site', () => {
+  // Only <title> to go by: "Why Sourdough Needs Time – The Crumb Journal" holds every word of both
+  // headings, but the h2 is the larger part of it.
+  const titleOnly = blogPage({ head: `<title>${TITLE} – ${SITE}</title>`, articleHeader: `<header class="entry-header"><h2 class="entry-title">${TITLE}</h2></header>` });
+  // The site header without a home link or a telling class: still the site's name (og:site_name).
+  const bareHeader = blogPage({
+    siteHeader: `<header><h1>${SITE}</h1><nav><a href="/recipes/">Recipes</a></nav></header>`,
+    articleHeader: `<h2>${TITLE}</h2>`,
+  });
+  for (const html of [titleOnly, bareHeader]) {
+    const markdown = markdownOf(html);
+    assert.ok(markdown.startsWith(`# ${TITLE}\n\n${FIRST_SENTENCE}`), markdown);
+    assert.ok(!markdown.includes(SITE), markdown);
+    assertNoChrome(markdown);
+  }
+  // No heading holds the article's title and no og:title names it: no headline rather than the site's name.
+  const noTitleAnywhere = blogPage({ head: `<title>${TITLE} – ${SITE}</title>`, articleHeader: '' });
+  const markdown = markdownOf(noTitleAnywhere);
+  assert.ok(markdown.startsWith(FIRST_SENTENCE), markdown);
+  assert.ok(!markdown.includes(SITE), markdown);
+});
+
+test('og:title is the headline when no heading holds the article title; a site-name suffix is cut from it', () => {
+  // The theme shows the title in a styled <div>, not a heading; <title> is only the site's name.
+  for (const og of [TITLE, `${TITLE} | ${SITE}`, `${SITE} - ${TITLE}`]) {
+    const html = blogPage({
+      head: `<title>${SITE}</title><meta property="og:title" content="${og}"><meta property="og:site_name" content="${SITE}">`,
+      articleHeader: `<header class="entry-header"><div class="entry-title">${TITLE}</div></header>`,
+    });
+    const markdown = markdownOf(html);
+    assert.ok(markdown.startsWith(`# ${TITLE}\n\n${FIRST_SENTENCE}`), `og:title "${og}":\n${markdown}`);
+    assert.equal(count(markdown, TITLE), 1, markdown);
+    assertNoChrome(markdown);
+  }
+  // An og:title that is only the site's name is not a headline.
+  const siteOnly = blogPage({
+    head: `<title>${SITE}</title><meta property="og:title" content="${SITE}"><meta property="og:site_name" content="${SITE}">`,
+    articleHeader: '',
+  });
+  assert.ok(markdownOf(siteOnly).startsWith(FIRST_SENTENCE), markdownOf(siteOnly));
+});
+
+test('a heading that repeats the headline after a label heading ("Breaking News") becomes the headline, not a second copy', () => {
+  // A news theme: the title is an h1 in the page header and again an h2 in the article, after a label.
+  const html = `<!DOCTYPE html><html><head><title>${TITLE} | ${SITE}</title></head><body>
+    <div class="page-top"><h1 class="headline">${TITLE}</h1></div>
+    <div class="article"><h2 class="label">Breaking News</h2><h2>${TITLE}</h2>${PARAGRAPHS}</div>
+  </body></html>`;
+  const markdown = markdownOf(html);
+  assert.ok(markdown.startsWith(`# ${TITLE}\n\n`), markdown);
+  assert.equal(count(markdown, TITLE), 1, markdown);
+});
+
+test('the h1 that is the article title stays the single headline', () => {
+  const html = blogPage({
+    siteHeader: `<header class="site-header"><a class="logo" href="/">${SITE}</a><nav><ul><li><a href="/recipes/">Recipes</a></li></ul></nav></header>`,
+    articleHeader: `<header class="entry-header"><h1 class="entry-title">${TITLE}</h1></header>`,
+  });
+  const markdown = markdownOf(html);
+  assert.ok(markdown.startsWith(`# ${TITLE}\n\n${FIRST_SENTENCE}`), markdown);
+  assert.equal(count(markdown, TITLE), 1);
+  assertNoChrome(markdown);
+  // The article fixture (h1 title, a meta author but no byline on the page) is unchanged.
+  const article = extractPage({ html: fixture('article.html'), url: pageUrl('article'), onlyMainContent: true, formats: ['markdown'] }).markdown ?? '';
+  assert.equal(article, fixture('article.md'));
+});
+
+test('pages full of headings and byline-like elements keep the headline and byline search linear', () => {
+  // Every element a candidate: h2s matching the title, spans with author classes, "By ..." paragraphs.
+  const hostile = (n: number): string =>
+    `<title>${TITLE} – ${SITE}</title><body><h1>${SITE}</h1>` +
+    Array.from({ length: n }, (_, i) => `<div class="author"><h2>${TITLE} ${i}</h2><span class="byline">By Jane ${i}</span><p>By Jane Doe, ${i}, with some words, and a comma or two.</p></div>`).join('');
+  const cpuMs = (html: string): number => {
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = process.cpuUsage();
+      extract(html);
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000);
+    }
+    return best;
+  };
+  const small = cpuMs(hostile(2_000));
+  const large = cpuMs(hostile(16_000));
+  assert.ok(large < 16 * small, `8x the elements took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+});
