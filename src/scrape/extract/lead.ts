@@ -1,4 +1,5 @@
-// The article's headline: read from the page before the scoring drops it, put back at the start of the main content.
+// The article's lead (headline and byline): read from the page before the scoring drops it, put back at the start of the main content.
+import { findByline, lineText } from './byline.js';
 import {
   appendChild,
   collapsedTextLength,
@@ -10,6 +11,7 @@ import {
   isTag,
   moveChildren,
   replaceNode,
+  tagsUnder,
   textContent,
   type Element,
   type Page,
@@ -19,14 +21,24 @@ import { chooseHeadline, type HeadlineTitles } from './headline.js';
 
 export interface ArticleLead {
   headline?: string;
+  byline?: string;
 }
 
 /**
- * Reads the headline. Called on the page as the noise removal left it, before the scoring, which
- * removes the heading that repeats the title.
+ * Reads the headline and the byline. Called on the page as the noise removal left it, before the
+ * scoring, which removes the heading that repeats the title, byline-like elements and headers.
  */
 export function readLead(page: Page, titles: HeadlineTitles): ArticleLead {
-  return { headline: chooseHeadline(page, titles)?.text };
+  const headline = chooseHeadline(page, titles);
+  let byline: string | undefined;
+  if (headline?.element) {
+    byline = findByline(headline.element, false);
+  } else {
+    // A headline from og:title has no place on the page: the byline is looked for from the article's start.
+    const article = tagsUnder(page, 'article', page.body)[0] ?? tagsUnder(page, 'main', page.body)[0];
+    if (article) byline = findByline(article, true);
+  }
+  return { headline: headline?.text, byline };
 }
 
 const TITLE_HEADINGS = new Set(['h1', 'h2', 'h3']);
@@ -96,7 +108,7 @@ function asH1(el: Element): Element {
  *    a "Breaking News" heading may precede it), that heading becomes the h1 and moves first;
  *  - when the content's text already starts with it (a title shown in a <p> or <div>), that element
  *    becomes the h1;
- *  - otherwise an h1 is inserted. Returns the h1.
+ *  - otherwise an h1 is inserted. Returns the h1, for the byline to follow.
  */
 function placeHeadline(content: Element, headline: string): Element | null {
   const heading = firstHeadings(content, HEADINGS_LOOKED_AT).find((h) => collapseWhitespace(textContent(h)) === headline);
@@ -115,7 +127,16 @@ function placeHeadline(content: Element, headline: string): Element | null {
   return h1;
 }
 
-/** Puts the headline back at the start of `content`. */
+/**
+ * Puts the lead back at the start of `content` (after the post-filter, which removes bylines): the
+ * headline first, then the byline, unless the content holds that line already.
+ */
 export function placeLead(content: Element, lead: ArticleLead): void {
-  if (lead.headline) placeHeadline(content, lead.headline);
+  const after = lead.headline ? placeHeadline(content, lead.headline) : null;
+  const byline = lead.byline;
+  if (!byline || lineText(content).includes(byline)) return;
+  const p = createElement('p');
+  appendChild(p, createText(byline));
+  if (after?.parent) insertBefore(after.parent, p, after.next);
+  else insertBefore(content, p, content.children[0] ?? null);
 }

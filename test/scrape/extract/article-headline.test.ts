@@ -1,4 +1,4 @@
-// Main content keeps the article's headline, chosen from the page's h1s, h2s and og:title, and never the site's name (issue 13, item 7).
+// Main content keeps the article's headline, chosen from the page's h1s, h2s and og:title and never the site's name, and its byline (issue 13, item 7).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractPage, type ContentFormat } from '../../../src/scrape/extract/index.js';
@@ -154,4 +154,60 @@ test('pages full of headings and byline-like elements keep the headline and byli
   const small = cpuMs(hostile(2_000));
   const large = cpuMs(hostile(16_000));
   assert.ok(large < 16 * small, `8x the elements took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+});
+
+test('bylines in the usual markups come right after the headline', () => {
+  const cases: Array<[string, string]> = [
+    ['<p class="byline">By Jane Doe · March 3, 2026</p>', 'By Jane Doe · March 3, 2026'],
+    [
+      '<div class="entry-meta"><span class="author vcard">Posted by <a class="url fn n" href="/author/sam/">Sam Ortiz</a></span> on <time datetime="2026-03-03">March 3, 2026</time></div>',
+      'Posted by Sam Ortiz on March 3, 2026',
+    ],
+    ['<address class="author">By <a href="/author/lee/">Lee Park</a></address>', 'By Lee Park'],
+    ['<div class="post-info">Written by <a rel="author" href="/author/kim/">Kim Ng</a> · 6 min read</div>', 'Written by Kim Ng · 6 min read'],
+    ['<div class="meta"><span itemprop="author" itemscope><span itemprop="name">Ana Ruiz</span></span></div>', 'Ana Ruiz'],
+  ];
+  for (const [bylineHtml, byline] of cases) {
+    for (const heading of [`<h2 class="entry-title">${TITLE}</h2>`, `<h1 class="entry-title">${TITLE}</h1>`]) {
+      // With an h1 title the site's name is not a heading (the other common theme).
+      const siteHeader = heading.startsWith('<h1')
+        ? `<header class="site-header"><p class="site-title"><a href="/" rel="home">${SITE}</a></p><nav><ul><li><a href="/recipes/">Recipes</a></li></ul></nav></header>`
+        : undefined;
+      const html = blogPage({ siteHeader, articleHeader: `<header class="entry-header">${heading}${bylineHtml}</header>` });
+      const markdown = markdownOf(html);
+      assert.ok(markdown.startsWith(`# ${TITLE}\n\n${byline}\n\n${FIRST_SENTENCE}`), `${bylineHtml} under ${heading}:\n${markdown}`);
+      assert.equal(count(markdown, byline), 1, markdown);
+      assert.equal(count(markdown, TITLE), 1, markdown);
+      assertNoChrome(markdown);
+    }
+  }
+});
+
+test('a byline below the featured image and a byline kept in the content are not repeated', () => {
+  // The image sits between the title and the byline; the byline is still the article's.
+  const belowImage = blogPage({
+    articleHeader: `<header class="entry-header"><h2 class="entry-title">${TITLE}</h2>
+      <div class="post-thumbnail"><img src="/img/loaf.jpg" alt="A loaf"></div>
+      <p class="byline">By Jane Doe · March 3, 2026</p></header>`,
+  });
+  const markdown = markdownOf(belowImage);
+  assert.ok(markdown.startsWith(`# ${TITLE}\n\n`), markdown);
+  assert.equal(count(markdown, 'By Jane Doe · March 3, 2026'), 1, markdown);
+  // A "By ..." line inside the article body, as plain text, stays where it is, once.
+  const inBody = blogPage({
+    articleHeader: `<h2 class="entry-title">${TITLE}</h2>`,
+    body: `<p>By Jane Doe, contributing baker</p>${PARAGRAPHS}`,
+  });
+  const md2 = markdownOf(inBody);
+  assert.ok(md2.startsWith(`# ${TITLE}\n\n`), md2);
+  assert.ok(count(md2, 'By Jane Doe') <= 1, md2);
+});
+
+test('a byline is only looked for next to the headline: an author box after the article text is not moved up', () => {
+  const html = blogPage({
+    articleHeader: `<h2 class="entry-title">${TITLE}</h2>`,
+    body: `${PARAGRAPHS}<div class="author-box"><span class="author">Jane Doe</span> bakes in Leeds.</div>`,
+  });
+  const markdown = markdownOf(html);
+  assert.ok(markdown.startsWith(`# ${TITLE}\n\n${FIRST_SENTENCE}`), markdown);
 });
