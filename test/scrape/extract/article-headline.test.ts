@@ -1,4 +1,4 @@
-// Main content keeps the article's headline, chosen from the page's h1s, h2s and og:title and never the site's name, and its byline (issue 13, item 7).
+// Main content keeps the article's headline (from h1, h2 or og:title), its byline and its figure captions (issue 13, item 7).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractPage, type ContentFormat } from '../../../src/scrape/extract/index.js';
@@ -210,4 +210,31 @@ test('a byline is only looked for next to the headline: an author box after the 
   });
   const markdown = markdownOf(html);
   assert.ok(markdown.startsWith(`# ${TITLE}\n\n${FIRST_SENTENCE}`), markdown);
+});
+
+test('figure captions are kept once, after their image, including WordPress caption markup and credits', () => {
+  const body = `${PARAGRAPHS}
+    <figure class="wp-block-image"><img src="/img/crumb.jpg" alt="An open crumb"><figcaption class="wp-element-caption">An open crumb after a 36-hour cold proof.</figcaption></figure>
+    <p>Whole grain doughs ferment faster and are often ready sooner, so watch the dough rather than the clock when you plan the bake.</p>
+    <figure id="attachment_7" class="wp-caption aligncenter"><img src="/img/banneton.jpg" alt="Dough in a banneton"><figcaption class="wp-caption-text">Dough resting in a cane banneton. <span class="credit">Photo: Sam Ortiz</span></figcaption></figure>
+    <p>A notebook of times, temperatures and results is the fastest way to learn how your own starter behaves through the seasons.</p>
+    <figure class="video-player"><div class="player"></div><figcaption>Live: watch the bakery cam</figcaption></figure>`;
+  const html = blogPage({ articleHeader: `<h2 class="entry-title">${TITLE}</h2>`, body });
+  const result = extract(html, ['markdown', 'text', 'html']);
+  const markdown = result.markdown ?? '';
+  assert.equal(count(markdown, 'An open crumb after a 36-hour cold proof.'), 1, markdown);
+  assert.ok(markdown.includes('![An open crumb](https://crumb.test/img/crumb.jpg)\n\nAn open crumb after a 36-hour cold proof.\n\n'), markdown);
+  assert.ok(markdown.includes('![Dough in a banneton](https://crumb.test/img/banneton.jpg)\n\nDough resting in a cane banneton. Photo: Sam Ortiz\n\n'), markdown);
+  assert.equal(count(markdown, 'Dough resting in a cane banneton.'), 1, markdown);
+  assert.equal(count(result.text ?? '', 'An open crumb after a 36-hour cold proof.'), 1, result.text);
+  assert.equal(count(result.html ?? '', '<figcaption'), 2, result.html);
+  // A caption whose figure shows nothing (a player drawn by scripts) is a label, not a caption.
+  assert.ok(!markdown.includes('bakery cam'), markdown);
+  assertNoChrome(markdown);
+});
+
+test('blog theme (site-name h1, article h2): the h2 is the headline, then the byline and the figure caption; the whole markdown', () => {
+  const { markdown } = extractPage({ html: fixture('blog-h2-title.html'), url: pageUrl('blog-h2-title'), onlyMainContent: true, formats: ['markdown'] });
+  const expected = fixture('blog-h2-title.md');
+  assert.ok(markdown === expected, `markdown differs from blog-h2-title.md:\n${markdown}`);
 });
