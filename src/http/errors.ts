@@ -12,8 +12,6 @@ import {
   type ValidationIssue,
 } from '../domain/errors.js';
 
-export type { ValidationIssue };
-
 /** An error whose HTTP answer is known; the error handler sends `body` with `statusCode` and `headers`. */
 export class ApiError extends Error {
   constructor(
