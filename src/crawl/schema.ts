@@ -1,7 +1,7 @@
 // Request schema of crawl creation (interface 2.1) and the options a crawl runs with.
 import { z } from 'zod';
 import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
-import type { ValidationIssue } from '../http/errors.js';
+import type { ValidationIssue } from '../domain/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { PATH_RULE_LIMITS, pathListProblem, pathPatternProblem, type Strategy } from './scope/index.js';
 

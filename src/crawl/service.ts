@@ -1,6 +1,6 @@
 // Crawl operations behind the routes: create, status, results pages, cancel.
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, validationError } from '../http/errors.js';
+import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import type { Capabilities } from '../scrape/capabilities.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
@@ -41,9 +41,9 @@ export class CrawlService {
   async create(ownerId: string, request: CrawlRequest): Promise<{ job_id: string; status: 'created'; message: string }> {
     const options = resolveCrawlOptions(request);
     const refused = crawlRefusals(request, options, this.deps.capabilities);
-    if (refused.length > 0) throw validationError(refused);
+    if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const seed = normalizeUrl(request.url);
-    if (!seed) throw validationError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
+    if (!seed) throw new InvalidInputError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
     options.seed = seed;
     await refuseBlockedSeed(seed, this.deps.targets);
     const id = randomUUID();
@@ -55,7 +55,7 @@ export class CrawlService {
   private async job(ownerId: string, id: string): Promise<CrawlJob> {
     const job = await this.deps.store.find(ownerId, id);
     // An expired job is gone even before the sweeper deletes its rows.
-    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString())) throw notFound('job');
+    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString())) throw new NotFoundError('job');
     return job;
   }
 
@@ -94,8 +94,8 @@ export class CrawlService {
   async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
     await this.job(ownerId, id);
     const outcome = await this.deps.store.cancel(ownerId, id, this.deps.clock().toISOString(), this.deps.retentionMs);
-    if (outcome === 'missing') throw notFound('job');
-    if (outcome === 'finished') throw conflict('Job already finished', 'Finished jobs cannot be cancelled');
+    if (outcome === 'missing') throw new NotFoundError('job');
+    if (outcome === 'finished') throw new ConflictError('Job already finished', 'Finished jobs cannot be cancelled');
     return { job_id: id, status: 'cancelled' };
   }
 }

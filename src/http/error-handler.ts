@@ -1,11 +1,13 @@
-// Maps every failure to the API's JSON error shapes: known ApiErrors, Fastify's own errors, 404/405, and faults.
+// Maps every failure to the API's JSON error shapes: known ApiErrors, the domain's errors, Fastify's own errors, 404/405, and faults.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.js';
 import { classifyStoreError } from '../store/store-errors.js';
-import { ApiError, badRequest, databaseUnavailable, errorBody, STORE_RETRY_AFTER_S, storageFull, unsupportedMediaType, validationError } from './errors.js';
+import { ApiError, badRequest, databaseUnavailable, errorBody, storageFull, toApiError, unsupportedMediaType, validationError } from './errors.js';
 import type { RouteTable } from './route-table.js';
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
   return reply.status(error.statusCode).send(errorBody(error));
 }
 
@@ -39,13 +41,14 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
 export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) return send(reply, error);
+    const answer = error instanceof DomainError ? toApiError(error) : undefined;
+    if (answer) return send(reply, answer);
     const known = fromFastifyError(error);
     if (known) return send(reply, known);
     const storeFailure = classifyStoreError(error);
     if (storeFailure) {
       // Logged without the stack: an outage makes every request fail alike.
       request.log.warn({ err: { message: error.message }, route: request.routeOptions.url }, `store ${storeFailure}`);
-      void reply.header('retry-after', String(STORE_RETRY_AFTER_S));
       return send(reply, storeFailure === 'full' ? storageFull() : databaseUnavailable());
     }
     // A fault of ours: log it with context, answer without internals.

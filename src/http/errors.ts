@@ -1,19 +1,52 @@
-// The catalogue of API errors: every non-2xx answer is built here, so shapes never drift.
+// The catalogue of API errors: every non-2xx answer is built here, so shapes never drift; the
+// domain's errors (domain/errors.ts) get their status, body and headers in toApiError.
+import {
+  ConflictError,
+  type DomainError,
+  type FailureKind,
+  InvalidInputError,
+  issuesSummary,
+  NotFoundError,
+  OperationFailedError,
+  RateLimitedError,
+  type ValidationIssue,
+} from '../domain/errors.js';
 
-export interface ValidationIssue {
-  field: string;
-  message: string;
-  code: string;
-}
-
-/** An error whose HTTP answer is known; the error handler sends `body` with `statusCode`. */
+/** An error whose HTTP answer is known; the error handler sends `body` with `statusCode` and `headers`. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: Record<string, unknown> & { error: string },
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : body.error);
   }
+}
+
+/** The status of an operation that failed, by kind: the target's fault, the way to it, the wait, ours. */
+const FAILURE_STATUS: Record<FailureKind, number> = {
+  refused: 400,
+  internal: 500,
+  upstream: 502,
+  unavailable: 503,
+  timeout: 504,
+};
+
+/**
+ * The answer to a domain error: the one place where each becomes a status, a body and headers.
+ * Undefined for a domain error without one, which the handler answers as a fault of ours.
+ */
+export function toApiError(error: DomainError): ApiError | undefined {
+  if (error instanceof InvalidInputError) return validationError(error.issues);
+  if (error instanceof NotFoundError) return notFound(error.thing);
+  if (error instanceof ConflictError) return conflict(error.title, error.message);
+  if (error instanceof RateLimitedError) {
+    return new ApiError(429, { error: 'Too many requests', message: error.message }, { 'retry-after': String(error.retryAfterSeconds) });
+  }
+  if (error instanceof OperationFailedError) {
+    return new ApiError(FAILURE_STATUS[error.kind], { error: error.title, code: error.code, message: error.message, data: error.data });
+  }
+  return undefined;
 }
 
 /** The JSON body every error answer carries, raw socket answers included. */
@@ -22,14 +55,9 @@ export function errorBody(error: ApiError): Record<string, unknown> {
 }
 
 export function validationError(issues: ValidationIssue[]): ApiError {
-  const first = issues[0];
-  const message =
-    issues.length === 1 && first
-      ? `${first.field ? `${first.field}: ` : ''}${first.message}`
-      : `${issues.length} problems in the request; see data.issues`;
   return new ApiError(400, {
     error: 'Validation error',
-    message,
+    message: issuesSummary(issues),
     data: { type: 'validation_error', issues, status: 'failed' },
   });
 }
@@ -65,19 +93,27 @@ export function conflict(error: string, message: string): ApiError {
 export const STORE_RETRY_AFTER_S = 5;
 
 export function databaseUnavailable(): ApiError {
-  return new ApiError(503, {
-    error: 'Service unavailable',
-    code: 'DATABASE_UNAVAILABLE',
-    message: 'The database is unreachable right now; nothing was changed. Retry in a few seconds.',
-  });
+  return new ApiError(
+    503,
+    {
+      error: 'Service unavailable',
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'The database is unreachable right now; nothing was changed. Retry in a few seconds.',
+    },
+    { 'retry-after': String(STORE_RETRY_AFTER_S) },
+  );
 }
 
 export function storageFull(): ApiError {
-  return new ApiError(507, {
-    error: 'Insufficient storage',
-    code: 'STORAGE_FULL',
-    message: 'The service has no storage space left; nothing was changed. Retry once space is freed.',
-  });
+  return new ApiError(
+    507,
+    {
+      error: 'Insufficient storage',
+      code: 'STORAGE_FULL',
+      message: 'The service has no storage space left; nothing was changed. Retry once space is freed.',
+    },
+    { 'retry-after': String(STORE_RETRY_AFTER_S) },
+  );
 }
 
 export function badRequest(message: string): ApiError {

@@ -1,50 +1,8 @@
-// Turns Zod issues into the API's validation issues ({field, message, code}) and plugs Zod into Fastify.
+// Plugs Zod into Fastify: failed validation becomes the API's 400 with the domain's validation issues.
 import type { FastifySchemaCompiler } from 'fastify';
-import { z } from 'zod';
-import { type ValidationIssue, validationError } from './errors.js';
-
-function dotted(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p) => String(p)).join('.');
-}
-
-/**
- * Zod 4 renamed some issue codes; the API keeps the names its clients know from the
- * interface (`invalid_enum_value`, `invalid_string`, ...), mapped here in one place.
- */
-export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
-  for (const issue of issues) {
-    const field = dotted(issue.path);
-    switch (issue.code) {
-      case 'unrecognized_keys':
-        // One issue per unknown key, named by its own path, so a typo points at itself.
-        for (const key of issue.keys) {
-          out.push({ field: dotted([...issue.path, key]), message: `Unrecognized key: "${key}"`, code: 'unrecognized_keys' });
-        }
-        break;
-      case 'invalid_value': {
-        const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
-        out.push({
-          field,
-          code: issue.values.length > 1 ? 'invalid_enum_value' : 'invalid_literal',
-          message: issue.values.length > 1 ? `Invalid enum value. Expected one of ${allowed}` : `Expected ${allowed}`,
-        });
-        break;
-      }
-      case 'invalid_format':
-        out.push({ field, code: 'invalid_string', message: issue.message });
-        break;
-      case 'invalid_type': {
-        const missing = (issue as { input?: unknown }).input === undefined && issue.message.includes('undefined');
-        out.push({ field, code: 'invalid_type', message: missing ? 'Required' : issue.message });
-        break;
-      }
-      default:
-        out.push({ field, code: issue.code, message: issue.message });
-    }
-  }
-  return out;
-}
+import type { z } from 'zod';
+import { toValidationIssues } from '../domain/zod-issues.js';
+import { validationError } from './errors.js';
 
 /** Parses `input` with `schema`, throwing the API's 400 validation error on failure. */
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {

@@ -1,5 +1,5 @@
 // Which requested features this deployment can serve; the rest are refused up front with a 400 that says why.
-import type { ValidationIssue } from '../http/errors.js';
+import type { ValidationIssue } from '../domain/errors.js';
 import { requestProxyRefusal, type ProxyPolicy } from '../net/proxy-policy.js';
 import type { PageOptions } from './schema.js';
 

@@ -1,5 +1,5 @@
-// How a page that could not be had is reported: HTTP status and a short label per fetch or render error code.
-import { ApiError } from '../http/errors.js';
+// How a page that could not be had is reported: the kind of failure (which the HTTP layer answers with a status) and a short label per fetch or render error code.
+import { type FailureKind, OperationFailedError } from '../domain/errors.js';
 import { BrowserError } from '../browser/types.js';
 import type { PageErrorCode as EngineErrorCode } from '../page/errors.js';
 import { ExtractError, type ExtractErrorCode } from './extractor.js';
@@ -8,30 +8,33 @@ import { FetchError } from '../fetch/index.js';
 /** An engine's failure (fetch or render) or an extraction's. */
 type PageErrorCode = EngineErrorCode | ExtractErrorCode;
 
-const STATUS: Record<PageErrorCode, number> = {
-  INVALID_URL: 400,
-  BLOCKED_ADDRESS: 400,
-  UNSUPPORTED_CONTENT_TYPE: 400,
-  TIMEOUT: 504,
-  DNS_FAILURE: 502,
-  CONNECTION_REFUSED: 502,
-  CONNECTION_RESET: 502,
-  TLS_ERROR: 502,
-  TOO_LARGE: 502,
-  TOO_MANY_REDIRECTS: 502,
-  PROXY_ERROR: 502,
-  NETWORK_ERROR: 502,
-  ABORTED: 503,
-  REDIRECT_DUPLICATE: 502,
-  BROWSER_UNAVAILABLE: 503,
-  SELECTOR_TIMEOUT: 504,
-  PAGE_CRASHED: 502,
-  NAVIGATION_FAILED: 502,
+// refused: the target is not allowed or not usable; upstream: the target, the way to it or what it
+// sent could not be used; timeout: it did not answer in time; unavailable: a resource of ours is
+// missing or busy, or the work was stopped.
+const KIND: Record<PageErrorCode, FailureKind> = {
+  INVALID_URL: 'refused',
+  BLOCKED_ADDRESS: 'refused',
+  UNSUPPORTED_CONTENT_TYPE: 'refused',
+  TIMEOUT: 'timeout',
+  DNS_FAILURE: 'upstream',
+  CONNECTION_REFUSED: 'upstream',
+  CONNECTION_RESET: 'upstream',
+  TLS_ERROR: 'upstream',
+  TOO_LARGE: 'upstream',
+  TOO_MANY_REDIRECTS: 'upstream',
+  PROXY_ERROR: 'upstream',
+  NETWORK_ERROR: 'upstream',
+  ABORTED: 'unavailable',
+  REDIRECT_DUPLICATE: 'upstream',
+  BROWSER_UNAVAILABLE: 'unavailable',
+  SELECTOR_TIMEOUT: 'timeout',
+  PAGE_CRASHED: 'upstream',
+  NAVIGATION_FAILED: 'upstream',
   // The page was had but is beyond what the service extracts (as TOO_LARGE is beyond what it fetches).
-  EXTRACTION_TOO_LARGE: 502,
-  EXTRACTION_TIMEOUT: 502,
-  EXTRACTION_FAILED: 502,
-  EXTRACTION_BUSY: 503,
+  EXTRACTION_TOO_LARGE: 'upstream',
+  EXTRACTION_TIMEOUT: 'upstream',
+  EXTRACTION_FAILED: 'upstream',
+  EXTRACTION_BUSY: 'unavailable',
 };
 
 const LABEL: Record<PageErrorCode, string> = {
@@ -70,9 +73,8 @@ export function classifyPageError(error: unknown): PageFailure {
   return { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' };
 }
 
-export function scrapeFailedError(failure: PageFailure, data: Record<string, unknown>): ApiError {
-  if (failure.code === 'INTERNAL') {
-    return new ApiError(500, { error: 'Internal server error', code: failure.code, message: failure.message, data });
-  }
-  return new ApiError(STATUS[failure.code], { error: LABEL[failure.code], code: failure.code, message: failure.message, data });
+/** The error a scrape (or a crawl refusing its seed) throws for `failure`; `data` names the job and URL. */
+export function scrapeFailedError(failure: PageFailure, data: Record<string, unknown>): OperationFailedError {
+  if (failure.code === 'INTERNAL') return new OperationFailedError('internal', 'Internal server error', failure.code, failure.message, data);
+  return new OperationFailedError(KIND[failure.code], LABEL[failure.code], failure.code, failure.message, data);
 }

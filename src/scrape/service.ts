@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordEvent } from '../events/outbox.js';
-import { validationError } from '../http/errors.js';
+import { CapabilityUnavailableError } from '../domain/errors.js';
 import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
 import { type Clock, iso } from '../util/time.js';
@@ -63,7 +63,7 @@ export class ScrapeService {
   async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal, run: { jobId?: string } = {}): Promise<ScrapeSuccess> {
     const options = resolvePageOptions(request);
     const refused = unsupportedOptions(options, this.deps.capabilities);
-    if (refused.length > 0) throw validationError(refused);
+    if (refused.length > 0) throw new CapabilityUnavailableError(refused);
 
     const { db, clock } = this.deps;
     const jobId = run.jobId ?? randomUUID();

@@ -1,7 +1,7 @@
 // What the scrape and crawl services would refuse in a task's payload, found when the task is saved rather than when it first runs.
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from '../crawl/schema.js';
 import { blockedTarget, type TargetGuard } from '../crawl/seed-guard.js';
-import type { ValidationIssue } from '../http/errors.js';
+import type { ValidationIssue } from '../domain/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { resolvePageOptions, type ScrapeRequest } from '../scrape/schema.js';
 import type { TaskType } from './schema.js';

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { crawlRequestSchema } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
-import type { ValidationIssue } from '../http/errors.js';
-import { toValidationIssues } from '../http/validation.js';
+import type { ValidationIssue } from '../domain/errors.js';
+import { toValidationIssues } from '../domain/zod-issues.js';
 import { isValidTimeZone, validateCron } from './cron/index.js';
 
 export const TASK_TYPES = ['scrape', 'crawl', 'search', 'template'] as const;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import { recordEvent } from '../events/outbox.js';
-import { conflict, notFound, validationError, type ValidationIssue } from '../http/errors.js';
+import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError, type ValidationIssue } from '../domain/errors.js';
 import type { CrawlStore } from '../crawl/store.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
@@ -40,7 +40,7 @@ export class TaskService {
 
   private async task(ownerId: string, id: string): Promise<TaskRow> {
     const row = await this.deps.db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
-    if (!row) throw notFound('task');
+    if (!row) throw new NotFoundError('task');
     return row;
   }
 
@@ -49,16 +49,16 @@ export class TaskService {
     for (const [i, id] of (ids ?? []).entries()) {
       if (!(await this.deps.subscriptions.find(ownerId, id))) issues.push({ field: `webhook_ids.${i}`, code: 'custom', message: `Webhook ${id} not found` });
     }
-    if (issues.length > 0) throw validationError(issues);
+    if (issues.length > 0) throw new InvalidInputError(issues);
   }
 
   private async checkPayload(type: TaskType, payload: Record<string, unknown>): Promise<void> {
     const issues = payloadIssues(type, payload);
-    if (issues.length > 0) throw validationError(issues);
+    if (issues.length > 0) throw new InvalidInputError(issues);
     const refused = payloadRefusals(type, payload, this.deps.capabilities);
-    if (refused.length > 0) throw validationError(refused);
+    if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const blocked = await payloadTargetRefusals(payload, this.deps.targets);
-    if (blocked.length > 0) throw validationError(blocked);
+    if (blocked.length > 0) throw new InvalidInputError(blocked);
   }
 
   private next(cron: string, zone: string): string | null {
@@ -73,7 +73,7 @@ export class TaskService {
   private nextOfSaved(cron: string, zone: string): string {
     const next = this.next(cron, zone);
     if (next === null) {
-      throw validationError([{ field: 'cron_expression', code: 'custom', message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change` }]);
+      throw new InvalidInputError([{ field: 'cron_expression', code: 'custom', message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change` }]);
     }
     return next;
   }
@@ -241,9 +241,9 @@ export class TaskService {
   async cancelExecution(ownerId: string, taskId: string, executionId: string): Promise<void> {
     await this.task(ownerId, taskId);
     const execution = await this.deps.db.selectFrom('task_executions').selectAll().where('id', '=', executionId).where('task_id', '=', taskId).executeTakeFirst();
-    if (!execution) throw notFound('execution');
+    if (!execution) throw new NotFoundError('execution');
     if (execution.status !== 'pending' && execution.status !== 'running') {
-      throw conflict('Execution already finished', `The execution is ${execution.status}; only pending or running executions can be cancelled`);
+      throw new ConflictError('Execution already finished', `The execution is ${execution.status}; only pending or running executions can be cancelled`);
     }
     const now = this.now();
     await this.deps.db

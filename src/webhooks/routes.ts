@@ -5,7 +5,6 @@ import { uuidParam } from '../http/errors.js';
 import { eventCatalogue } from './catalogue.js';
 import { type CreateWebhookBody, createWebhookSchema, type DeliveriesQuery, deliveriesQuerySchema, type UpdateWebhookBody, updateWebhookSchema } from './schema.js';
 import type { WebhookService } from './service.js';
-import { TooManyTests } from './test-rate-limit.js';
 
 type Params = { webhookId: string; deliveryId?: string };
 
@@ -59,15 +58,12 @@ export function webhookRoutes(service: WebhookService) {
       }));
     }
 
-    app.post<{ Params: Params }>('/v1/webhooks/:webhookId/test', { schema: { tags, summary: 'Send a webhook.test delivery (rate limited)' } }, async (request, reply) => {
-      try {
-        return { success: true, message: 'Test delivery queued', data: await service.test(ownerOf(request), webhookIdOf(request)) };
-      } catch (error) {
-        // The error handler sends the body; the header set here stays on the reply.
-        if (error instanceof TooManyTests) void reply.header('retry-after', String(error.retryAfterSeconds));
-        throw error;
-      }
-    });
+    // A refusal by the rate limit is a RateLimitedError: the error handler answers 429 with Retry-After.
+    app.post<{ Params: Params }>('/v1/webhooks/:webhookId/test', { schema: { tags, summary: 'Send a webhook.test delivery (rate limited)' } }, async (request) => ({
+      success: true,
+      message: 'Test delivery queued',
+      data: await service.test(ownerOf(request), webhookIdOf(request)),
+    }));
 
     app.get<{ Params: Params; Querystring: DeliveriesQuery }>(
       '/v1/webhooks/:webhookId/deliveries',

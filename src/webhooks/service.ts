@@ -1,6 +1,6 @@
 // Webhook subscription operations behind the routes: CRUD, activation, test, replay and history.
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, validationError } from '../http/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import type { Clock } from '../util/time.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { CreateWebhookBody, DeliveriesQuery, UpdateWebhookBody } from './schema.js';
@@ -35,19 +35,19 @@ export class WebhookService {
 
   private checkUrl(url: string): void {
     const verdict = validateWebhookUrl(url, this.deps.allowPrivateAddresses);
-    if (!verdict.ok) throw validationError([{ field: 'webhook_url', code: 'custom', message: verdict.message }]);
+    if (!verdict.ok) throw new InvalidInputError([{ field: 'webhook_url', code: 'custom', message: verdict.message }]);
   }
 
   private async subscription(ownerId: string, id: string): Promise<Subscription> {
     const sub = await this.deps.subscriptions.find(ownerId, id);
-    if (!sub) throw notFound('webhook');
+    if (!sub) throw new NotFoundError('webhook');
     return sub;
   }
 
   /** An inactive subscription receives nothing, asked for or not. */
   private async activeSubscription(ownerId: string, id: string, what: string): Promise<Subscription> {
     const sub = await this.subscription(ownerId, id);
-    if (!sub.isActive) throw conflict('Subscription inactive', `The subscription is inactive${sub.disabledReason ? ` (${sub.disabledReason})` : ''}; activate it before ${what}`);
+    if (!sub.isActive) throw new ConflictError('Subscription inactive', `The subscription is inactive${sub.disabledReason ? ` (${sub.disabledReason})` : ''}; activate it before ${what}`);
     return sub;
   }
 
@@ -87,7 +87,7 @@ export class WebhookService {
     const scope = body.scope ?? current.scope;
     const taskIds = body.specific_task_ids ?? current.specificTaskIds ?? [];
     if (scope === 'specific' && taskIds.length === 0) {
-      throw validationError([{ field: 'specific_task_ids', code: 'custom', message: 'Required when scope is "specific"' }]);
+      throw new InvalidInputError([{ field: 'specific_task_ids', code: 'custom', message: 'Required when scope is "specific"' }]);
     }
     const changes: Partial<SubscriptionFields> = {};
     if (body.name !== undefined) changes.name = body.name;
@@ -107,11 +107,11 @@ export class WebhookService {
   }
 
   async remove(ownerId: string, id: string): Promise<void> {
-    if (!(await this.deps.subscriptions.delete(ownerId, id))) throw notFound('webhook');
+    if (!(await this.deps.subscriptions.delete(ownerId, id))) throw new NotFoundError('webhook');
   }
 
   async setActive(ownerId: string, id: string, active: boolean): Promise<{ uuid: string; is_active: boolean }> {
-    if (!(await this.deps.subscriptions.setActive(ownerId, id, active, this.deps.clock().toISOString()))) throw notFound('webhook');
+    if (!(await this.deps.subscriptions.setActive(ownerId, id, active, this.deps.clock().toISOString()))) throw new NotFoundError('webhook');
     return { uuid: id, is_active: active };
   }
 
@@ -129,8 +129,8 @@ export class WebhookService {
   async replay(ownerId: string, id: string, deliveryId: string): Promise<{ delivery_id: string; status: 'pending' }> {
     const sub = await this.activeSubscription(ownerId, id, 'replaying a delivery');
     const original = await this.deps.deliveries.find(sub.id, deliveryId);
-    if (!original) throw notFound('delivery');
-    if (original.status !== 'failed') throw conflict('Delivery not failed', `Only failed deliveries can be replayed; this one is ${original.status}`);
+    if (!original) throw new NotFoundError('delivery');
+    if (original.status !== 'failed') throw new ConflictError('Delivery not failed', `Only failed deliveries can be replayed; this one is ${original.status}`);
     const newId = await this.deps.deliveries.insertDirect({
       sub,
       eventType: original.event_type,
@@ -158,7 +158,7 @@ export class WebhookService {
   async delivery(ownerId: string, id: string, deliveryId: string) {
     const sub = await this.subscription(ownerId, id);
     const row = await this.deps.deliveries.find(sub.id, deliveryId);
-    if (!row) throw notFound('delivery');
+    if (!row) throw new NotFoundError('delivery');
     const attempts = await this.deps.deliveries.attempts(row.id);
     return { ...deliveryRecord(row), payload: JSON.parse(row.payload) as unknown, attempts: attempts.map(attemptRecord) };
   }

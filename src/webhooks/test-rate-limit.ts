@@ -1,5 +1,5 @@
 // The rate limit of POST /v1/webhooks/:id/test: per subscription and per API key, over a sliding minute, in this process.
-import { ApiError } from '../http/errors.js';
+import { RateLimitedError } from '../domain/errors.js';
 
 export interface TestRateLimitOptions {
   perSubscription: number;
@@ -9,16 +9,6 @@ export interface TestRateLimitOptions {
 }
 
 export type TestVerdict = { ok: true } | { ok: false; retryAfterMs: number; limit: 'subscription' | 'key' };
-
-/** A 429 in the catalogue's shape; the route adds Retry-After from `retryAfterSeconds`. */
-export class TooManyTests extends ApiError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    message: string,
-  ) {
-    super(429, { error: 'Too many requests', message });
-  }
-}
 
 // Test deliveries go to a URL of the caller's choosing, are signed by us and take delivery slots:
 // without a limit one key could aim a stream of them at a third party or fill the senders.
@@ -47,7 +37,7 @@ export class TestRateLimit {
     return { ok: true };
   }
 
-  /** The same as take(), throwing the 429 when refused. */
+  /** The same as take(), throwing a RateLimitedError (429 with Retry-After) when refused. */
   check(ownerId: string, subscriptionId: string, now: number): void {
     const verdict = this.take(ownerId, subscriptionId, now);
     if (verdict.ok) return;
@@ -56,7 +46,7 @@ export class TestRateLimit {
       verdict.limit === 'subscription'
         ? `at most ${this.o.perSubscription} test deliveries per subscription per minute (WEBHOOK_TEST_PER_MINUTE)`
         : `at most ${this.o.perOwner} test deliveries per API key per minute (WEBHOOK_TEST_PER_MINUTE_PER_KEY)`;
-    throw new TooManyTests(seconds, `Too many test deliveries: ${rule}; try again in ${seconds} s`);
+    throw new RateLimitedError(seconds, `Too many test deliveries: ${rule}; try again in ${seconds} s`);
   }
 
   /** The entries of `key` still in the window (the stored array, pruned in place). */

@@ -1,7 +1,9 @@
 // The rate limit of test deliveries: per subscription and per key over a sliding minute, with the wait until the next one fits.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { TestRateLimit, TooManyTests } from '../../src/webhooks/test-rate-limit.js';
+import { RateLimitedError } from '../../src/domain/errors.js';
+import { toApiError } from '../../src/http/errors.js';
+import { TestRateLimit } from '../../src/webhooks/test-rate-limit.js';
 
 const T0 = 1_000_000;
 
@@ -45,10 +47,12 @@ it('check() throws a 429 in the catalogue shape with whole seconds of Retry-Afte
     return undefined;
   };
   const error = refused(T0 + 100);
-  assert.ok(error instanceof TooManyTests);
-  assert.equal(error.statusCode, 429);
-  assert.equal(error.body.error, 'Too many requests');
-  assert.match(String(error.body.message), /WEBHOOK_TEST_PER_MINUTE/);
+  assert.ok(error instanceof RateLimitedError);
+  const answer = toApiError(error);
+  assert.equal(answer?.statusCode, 429);
+  assert.equal(answer?.body.error, 'Too many requests');
+  assert.match(String(answer?.body.message), /WEBHOOK_TEST_PER_MINUTE/);
   assert.equal(error.retryAfterSeconds, 60);
-  assert.equal((refused(T0 + 59_999) as TooManyTests).retryAfterSeconds, 1);
+  assert.equal(answer?.headers['retry-after'], '60');
+  assert.equal((refused(T0 + 59_999) as RateLimitedError).retryAfterSeconds, 1);
 });

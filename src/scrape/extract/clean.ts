@@ -37,7 +37,11 @@ export interface NoiseOptions {
 const CHROME_TAGS = new Set(['nav', 'footer', 'aside', 'dialog', 'header']);
 const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog']);
 
-function isChrome(el: Element): boolean {
+/** Where a <header> is the article's own (title, byline) rather than the site's banner, per HTML's sectioning. */
+const ARTICLE_SECTIONS = new Set(['article', 'main']);
+
+function isChrome(el: Element, inArticle: boolean): boolean {
+  if (inArticle && el.name === 'header') return false;
   const role = getAttr(el, 'role');
   const chrome = CHROME_TAGS.has(el.name) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || getAttr(el, 'aria-modal') === 'true';
   return chrome && !holdsArticle(el);
@@ -76,13 +80,15 @@ function capDepth(root: Element): void {
 
 export function removeNoise(page: Page, opts: NoiseOptions): void {
   capDepth(page.head);
-  const stack: Array<[Element, number]> = [[page.body, 0]];
+  // Each entry carries whether it is inside an <article> or <main>: one walk, no ancestor searches.
+  const stack: Array<[Element, number, boolean]> = [[page.body, 0, false]];
   while (stack.length) {
-    const [node, depth] = stack.pop() as [Element, number];
+    const [node, depth, inArticle] = stack.pop() as [Element, number, boolean];
     if (depth >= MAX_DEPTH) {
       flatten(node);
       continue;
     }
+    const childInArticle = inArticle || ARTICLE_SECTIONS.has(node.name) || getAttr(node, 'role') === 'main';
     let child: ChildNode | null = node.children[0] ?? null;
     while (child) {
       const next: ChildNode | null = child.next;
@@ -91,9 +97,9 @@ export function removeNoise(page: Page, opts: NoiseOptions): void {
       } else if (isTag(child)) {
         const el = child;
         const name = el.name;
-        if (NOISE_TAGS.has(name) || (name === 'noscript' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
+        if (NOISE_TAGS.has(name) || (name === 'noscript' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el, childInArticle))) {
           removeNode(el);
-        } else if (el.children.length) stack.push([el, depth + 1]);
+        } else if (el.children.length) stack.push([el, depth + 1, childInArticle]);
       }
       child = next;
     }

@@ -8,6 +8,7 @@ import {
   findFirst,
   firstElementChild,
   getAttr,
+  isTag,
   lastElementChild,
   parentElement,
   removeNode,
@@ -16,12 +17,23 @@ import {
   type Element,
 } from './dom.js';
 
-/** Page chrome that can sit inside an <article>: breadcrumbs, header band (byline/date), captions, sidebars. */
-const STRUCTURAL_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'figcaption', 'header']);
+/**
+ * Page chrome that can sit inside an <article>: breadcrumbs, header band (byline/date), sidebars, and
+ * captions left without their figure's image (video-player and promo labels). The caption of an image
+ * is part of the article; the byline is put back by main-content.ts.
+ */
+const STRUCTURAL_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'header']);
 const STRUCTURAL_ROLES = new Set(['navigation', 'complementary', 'contentinfo']);
+
+/** A <figcaption> whose <figure> still shows an image, video or embed. */
+function isMediaCaption(el: Element): boolean {
+  const figure = parentElement(el);
+  return figure !== null && figure.name === 'figure' && findFirst(figure, isMedia) !== null;
+}
 
 function isStructural(el: Element): boolean {
   if (STRUCTURAL_TAGS.has(el.name)) return true;
+  if (el.name === 'figcaption') return !isMediaCaption(el);
   const role = getAttr(el, 'role');
   return role !== null && STRUCTURAL_ROLES.has(role);
 }
@@ -62,6 +74,20 @@ function removeSmall(candidates: ReadonlyArray<Element>, total: number, maxShare
   }
 }
 
+/** Like findAll, without looking inside elements named `skip` (nor at them). */
+function findAllOutside(root: Element, test: (el: Element) => boolean, skip: string): Element[] {
+  const out: Element[] = [];
+  const walk = (parent: Element): void => {
+    for (const c of parent.children) {
+      if (!isTag(c) || c.name === skip) continue;
+      if (test(c)) out.push(c);
+      if (c.children.length) walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
 export interface PostFilterOptions {
   /** Disable single rules (benchmark experiments). */
   skip?: ReadonlySet<string>;
@@ -78,11 +104,14 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
 
   if (!skip.has('classes')) {
     const hits: Element[] = [];
-    for (const el of findAll(root, (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null)) {
+    // Figure captions are content whatever their classes say ("wp-caption-text", "credit").
+    for (const el of findAllOutside(root, (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null, 'figcaption')) {
       const words = classWords(el);
       if (!words.some((w) => WIDGET_WORDS.has(w))) continue;
       // Embedded posts (tweets, Instagram) sit in "social-embed" wrappers but are quoted content.
       if (words.includes('embed') || findFirst(el, (e) => e.name === 'blockquote')) continue;
+      // A figure with its image ("wp-caption" on the <figure>) is content too.
+      if (el.name === 'figure' && findFirst(el, isMedia)) continue;
       hits.push(el);
     }
     removeSmall(hits, total, 0.15);
@@ -143,6 +172,7 @@ const EDGE_PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
 
 const LEAF_BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'table', 'figure']);
 const MEDIA_TAGS = new Set(['img', 'video', 'iframe', 'picture']);
+const isMedia = (e: Element): boolean => MEDIA_TAGS.has(e.name);
 
 function lastBlock(root: Element, fromEnd: boolean): Element | null {
   let el: Element | null = fromEnd ? lastElementChild(root) : firstElementChild(root);
@@ -164,8 +194,10 @@ function trimEdges(root: Element): void {
       // Every rule below needs at most 30 words: longer blocks are not counted further.
       const words = wordCountOf(block, 30);
       const isHeading = /^h[1-6]$/.test(block.name);
+      // Images at the edges are content, and so is a figure's caption.
+      if (block.name === 'figure' && findFirst(block, isMedia)) break;
       if (block.name === 'img' || block.name === 'figure' || findFirst(block, (e) => e.name === 'img')) {
-        if (words === 0) break; // images at the edges are content
+        if (words === 0) break;
       }
       const empty = words === 0 && !findFirst(block, (e) => MEDIA_TAGS.has(e.name));
       const text = words > 0 && words <= 30 ? collapseWhitespace(textContent(block)) : '';

@@ -1440,12 +1440,13 @@ class Reader {
     }
   }
 
-  parse(): ReadabilityResult | null {
+  parse(onTitle?: (title: string) => void): ReadabilityResult | null {
     this.unwrapNoscriptImages(this.page);
     const jsonLd = this.getJSONLD();
     this.removeScripts(this.page);
     this.prepDocument(this.page);
     this.getArticleMetadata(jsonLd);
+    onTitle?.(this.articleTitle);
 
     const articleContent = this.grabArticle();
     if (!articleContent) return null;
@@ -1457,8 +1458,12 @@ class Reader {
   }
 }
 
-/** Finds the article in `page` (which it rewrites). Null when nothing article-like is found. */
-export function readArticle(page: Page): ReadabilityResult | null {
-  return new Reader(page).parse();
+/**
+ * Finds the article in `page` (which it rewrites). Null when nothing article-like is found.
+ * `onTitle` gets Readability's title once it is known and before the scoring rewrites the page: the
+ * last moment the page's headings and byline can be read where the page put them.
+ */
+export function readArticle(page: Page, onTitle?: (title: string) => void): ReadabilityResult | null {
+  return new Reader(page).parse(onTitle);
 }
 
