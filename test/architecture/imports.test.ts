@@ -26,7 +26,7 @@ interface Edge {
   target: string;
 }
 
-/** The folder (or root file without extension) a src/-relative path belongs to: 'scrape/fetch/x.ts' -> 'scrape'. */
+/** The folder (or root file without extension) a src/-relative path belongs to: 'scrape/extract/x.ts' -> 'scrape'. */
 function moduleOf(relative: string): string {
   const [first = ''] = relative.split('/');
   return relative.includes('/') ? first : first.replace(/\.(d\.)?[cm]?[jt]s$/, '');
