@@ -47,6 +47,10 @@ const WIDGET_WORDS = new Set([
   'subscription', 'signup', 'promo', 'byline', 'dateline', 'timestamp', 'breadcrumb', 'breadcrumbs', 'tags',
   'caption', 'credit', 'credits', 'teaser', 'outbrain', 'taboola', 'advert', 'advertisement', 'sponsored',
   'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments', 'print', 'copyright',
+  // Hover cards: a person's or term's card (photo, name, latest headlines) written inside the
+  // sentence that names them and shown only on hover ("rollover-people-block", "hovercard",
+  // "popover", "tooltip"); as text it splits the sentence with a list of headlines.
+  'rollover', 'hovercard', 'popover', 'tooltip',
 ]);
 
 /** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */
