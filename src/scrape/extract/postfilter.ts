@@ -9,6 +9,7 @@ import {
   firstElementChild,
   getAttr,
   isTag,
+  isText,
   lastElementChild,
   parentElement,
   removeNode,
@@ -189,14 +190,44 @@ function lastBlock(root: Element, fromEnd: boolean): Element | null {
   return el;
 }
 
+const ITALIC_TAGS = new Set(['em', 'i', 'cite']);
+const AMENDMENT = /^(?:correction|clarification|update|editor['’]?s note)/i;
+
+/**
+ * Whether a block is a note set in italics: its words are in <em>/<i>/<cite>, or in links between
+ * them ("*Follow us on* [Instagram](...) *and* [YouTube](...)"), at most 3 other characters (the
+ * punctuation between them) and at least as many italic characters as linked ones. The end of an
+ * article is where sites put such notes: the author's bio, "Join our forums", "Follow us on ...",
+ * "This post may contain affiliate links", "Additional reporting by". Callers bound the block's
+ * size (≤ 80 words), so the walk is short.
+ */
+function isItalicNote(block: Element): boolean {
+  let italic = 0;
+  let linked = 0;
+  let other = 0;
+  const walk = (el: Element, inItalic: boolean, inLink: boolean): void => {
+    for (const c of el.children) {
+      if (isTag(c)) walk(c, inItalic || ITALIC_TAGS.has(c.name), inLink || c.name === 'a');
+      else if (isText(c)) {
+        const n = c.data.replace(/\s+/g, '').length;
+        if (inItalic) italic += n;
+        else if (inLink) linked += n;
+        else other += n;
+      }
+    }
+  };
+  walk(block, ITALIC_TAGS.has(block.name), block.name === 'a');
+  return italic > 0 && italic >= linked && other <= 3;
+}
+
 /** Short blocks at the very start or end that read like bylines, datelines, credits or calls to action. */
 function trimEdges(root: Element): void {
   for (const fromEnd of [false, true]) {
     for (let i = 0; i < 6; i++) {
       const block = lastBlock(root, fromEnd);
       if (!block || block === root) break;
-      // Every rule below needs at most 30 words: longer blocks are not counted further.
-      const words = wordCountOf(block, 30);
+      // Every rule below needs at most 80 words: longer blocks are not counted further.
+      const words = wordCountOf(block, 80);
       const isHeading = /^h[1-6]$/.test(block.name);
       // Images at the edges are content, and so is a figure's caption.
       if (block.name === 'figure' && findFirst(block, isMedia)) break;
@@ -207,7 +238,16 @@ function trimEdges(root: Element): void {
       const text = words > 0 && words <= 30 ? collapseWhitespace(textContent(block)) : '';
       const boiler = words > 0 && EDGE_PATTERNS.some(([re, max]) => words <= max && re.test(text));
       const danglingHeading = fromEnd && isHeading && words <= 12;
-      if (!(empty || boiler || danglingHeading)) break;
+      // A closing note in italics (author bio, promo, affiliate disclosure), not a quote or a list.
+      // Corrections and updates amend the article and stay ("*Correction added Nov. 18: ...*").
+      const italicNote =
+        fromEnd &&
+        words > 0 &&
+        words <= 80 &&
+        (block.name === 'p' || block.name === 'div') &&
+        isItalicNote(block) &&
+        !AMENDMENT.test(collapseWhitespace(textContent(block)));
+      if (!(empty || boiler || danglingHeading || italicNote)) break;
       // Remove the block and any wrappers it leaves empty.
       let target: Element = block;
       for (let parent = parentElement(target); parent && parent !== root && elementChildren(parent).length === 1; parent = parentElement(target)) {

@@ -33,3 +33,17 @@ test('hover cards written inside a sentence (rollover, hovercard, popover, toolt
     assert.ok(!md.includes('Mayor opens bridge') && !md.includes('Ann Lee Smith'), cls);
   }
 });
+
+test('closing notes set in italics (bio, promo, follow us) are dropped at the end; corrections stay', () => {
+  const md = markdown(
+    article(
+      '',
+      `<p><em>Follow the newsroom on</em> <a href="https://social.example/news">Instagram</a><em>,</em> <a href="https://video.example/news">YouTube</a> <em>and in our weekly podcast.</em></p>
+<p><i>Ann Lee writes about the coast and its history. Her book about lighthouses is out now.</i></p>`,
+    ),
+  );
+  assert.ok(!md.includes('Follow the newsroom') && !md.includes('Her book about lighthouses'), md);
+  assert.ok(md.includes('public appeal that has already passed its first target'));
+  const kept = markdown(article('', '<p><em><strong>Correction:</strong> An earlier version gave the wrong year for the automation of the light.</em></p>'));
+  assert.ok(kept.includes('An earlier version gave the wrong year'), kept);
+});
