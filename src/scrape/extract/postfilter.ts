@@ -17,6 +17,7 @@ import {
   wordCountOf,
   type Element,
 } from './dom.js';
+import { isDateOnly, MAX_DATE_LINE_CHARS } from './dateline.js';
 
 /**
  * Page chrome that can sit inside an <article>: breadcrumbs, header band (byline/date), sidebars, and
@@ -133,6 +134,8 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
     }
   }
 
+  if (!skip.has('datelines')) removeDateLines(root);
+
   if (!skip.has('linkdense')) {
     const max = total * 0.3;
     for (const el of findAll(root, (e) => LINK_DENSE_TAGS.has(e.name))) {
@@ -149,6 +152,36 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
 
   if (!skip.has('cards')) removeCardLists(root, total);
   if (!skip.has('edges')) trimEdges(root);
+}
+
+/** Blocks that can be a date line on their own (headings are not: live blogs title entries with times). */
+const DATE_LINE_TAGS = new Set(['p', 'div', 'li', 'dd']);
+
+/**
+ * Datelines without a <time>: a block whose whole text is a date/time and its labels ("Updated: Sat
+ * 8:31 PM, Feb 17, 2018", "sexta-feira, 22 de outubro de 2010 às 20:13"; `isDateOnly`). A reader
+ * does not read it as article text; a date inside a sentence is never a whole block. One post-order
+ * walk: each element gets its children's text only while it is short (the cap), so the cost is
+ * linear in the tree, whatever its depth or width.
+ */
+function removeDateLines(root: Element): void {
+  const cap = 2 * MAX_DATE_LINE_CHARS;
+  const hits: Element[] = [];
+  const walk = (el: Element): string | null => {
+    let text: string | null = '';
+    for (const c of el.children) {
+      if (isTag(c)) {
+        const t = walk(c);
+        text = text === null || t === null ? null : `${text} ${t}`;
+      } else if (isText(c) && text !== null) text += c.data;
+      if (text !== null && text.length > cap) text = null;
+    }
+    if (text === null || isMedia(el)) return null;
+    if (DATE_LINE_TAGS.has(el.name) && el !== root && isDateOnly(collapseWhitespace(text))) hits.push(el);
+    return text;
+  };
+  walk(root);
+  for (const el of hits) removeNode(el);
 }
 
 /**

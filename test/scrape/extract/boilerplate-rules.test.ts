@@ -47,3 +47,53 @@ test('closing notes set in italics (bio, promo, follow us) are dropped at the en
   const kept = markdown(article('', '<p><em><strong>Correction:</strong> An earlier version gave the wrong year for the automation of the light.</em></p>'));
   assert.ok(kept.includes('An earlier version gave the wrong year'), kept);
 });
+
+test('date lines without a <time> are dropped; dates in sentences and non-date short lines stay', () => {
+  const lines = [
+    '<p><span class="storyDate">Updated: Sat 8:31 PM, Feb 17, 2018</span></p>',
+    '<div>sexta-feira, 22 de outubro de 2010 às 20:13</div>',
+    '<ul><li>19.11.2019, 08:57</li></ul>',
+    '<p><em>Updated at 1:23 p.m.</em></p>',
+  ];
+  const md = markdown(article(lines.join('\n')));
+  for (const gone of ['Feb 17, 2018', 'outubro', '19.11.2019', '1:23']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  const kept = markdown(article('<p>On March 3, 2026 at 10:00 the lamp was lit again.</p><p>Step 1 of 6</p>'));
+  assert.ok(kept.includes('On March 3, 2026 at 10:00 the lamp was lit again.') && kept.includes('Step 1 of 6'), kept);
+});
+
+test('isDateOnly', async () => {
+  const { isDateOnly } = await import('../../../src/scrape/extract/dateline.js');
+  for (const yes of ['Posted: Fri 6:45 PM, Feb 16, 2018 |', '20 Nov 2019 08:00 GMT', 'August 08, 2018', 'Aktualisiert am 3. März 2020 um 12:30 Uhr', '- 18 Nov 2019,']) {
+    assert.ok(isDateOnly(yes), yes);
+  }
+  for (const no of ['By Ann Lee, May 3, 2020', 'LinkNaija August 08, 2018', '1 of 6', 'Image 1 of / 23', 'May', 'Chapter 12']) {
+    assert.ok(!isDateOnly(no), no);
+  }
+});
+
+test('the date-line rule costs time linear in the tree on hostile markup (deep short blocks, wide empty ones)', async () => {
+  const { parsePage } = await import('../../../src/scrape/extract/dom.js');
+  const { postFilter } = await import('../../../src/scrape/extract/postfilter.js');
+  // Each level: a short date-like block, many empty inline elements, then the next level.
+  const hostile = (levels: number, width: number): string => {
+    let inner = '<p>Nov 3, 2026 10:00</p>';
+    for (let i = 0; i < levels; i++) inner = `<div><p><em>Updated</em> 12:00</p>${'<span></span>'.repeat(width)}${inner}</div>`;
+    return `<body><article>${inner}<p>${BODY.join(' ')}</p></article></body>`;
+  };
+  const OTHER_RULES = new Set(['structural', 'classes', 'linkdense', 'cards', 'edges']);
+  const cpuMs = (html: string): number => {
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const page = parsePage(html);
+      const start = process.cpuUsage();
+      // The other rules are skipped: this measures the date lines (and the <time> datelines) alone.
+      postFilter(page.body, { skip: OTHER_RULES });
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000);
+    }
+    return best;
+  };
+  const small = cpuMs(hostile(100, 250));
+  const large = cpuMs(hostile(200, 1000));
+  assert.ok(large < 16 * Math.max(small, 1), `8x the elements took ${(large / Math.max(small, 1)).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+});
