@@ -97,3 +97,16 @@ test('the date-line rule costs time linear in the tree on hostile markup (deep s
   const large = cpuMs(hostile(200, 1000));
   assert.ok(large < 16 * Math.max(small, 1), `8x the elements took ${(large / Math.max(small, 1)).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
 });
+
+test('author markup that holds only the date is not the byline', () => {
+  const html = article().replace(
+    '<h1>Lighthouse to be restored</h1>',
+    '<h1>Lighthouse to be restored</h1><div class="article-author-name"><div class="duration"><time datetime="2019-11-20">20 Nov 2019 08:00 GMT</time></div></div>',
+  );
+  const md = markdown(html);
+  assert.ok(!md.includes('20 Nov 2019'), md);
+  assert.ok(md.startsWith('# Lighthouse to be restored\n'), md);
+  // A real byline next to it is still found.
+  const withAuthor = markdown(html.replace('<div class="duration">', '<p class="author">By Ann Lee</p><div class="duration">'));
+  assert.match(withAuthor, /^# Lighthouse to be restored\n+By Ann Lee\n/, withAuthor);
+});
