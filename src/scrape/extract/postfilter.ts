@@ -53,6 +53,10 @@ const WIDGET_WORDS = new Set([
   // sentence that names them and shown only on hover ("rollover-people-block", "hovercard",
   // "popover", "tooltip"); as text it splits the sentence with a list of headlines.
   'rollover', 'hovercard', 'popover', 'tooltip',
+  // Ad slots ("ad-container", "ad slot"; whole words, so "add", "head" or "loadMore" never match) and
+  // the notices a script replaces ("slideshow-noscript": "This slideshow requires JavaScript"), and
+  // "robots-nocontent", the class publishers put on what is not the page's content.
+  'ad', 'ads', 'noscript', 'nocontent',
 ]);
 
 /** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */

@@ -110,3 +110,16 @@ test('author markup that holds only the date is not the byline', () => {
   const withAuthor = markdown(html.replace('<div class="duration">', '<p class="author">By Ann Lee</p><div class="duration">'));
   assert.match(withAuthor, /^# Lighthouse to be restored\n+By Ann Lee\n/, withAuthor);
 });
+
+test('ad slots and no-script notices (class words ad, ads, noscript, nocontent) are dropped; "add", "load", "head" classes are not ad', () => {
+  const md = markdown(
+    article(
+      `<div class="ad-container mobile"><p>Continue Reading Below</p><p class="label">Story continues</p></div>
+<p class="jetpack-slideshow-noscript">This slideshow requires JavaScript.</p>
+<p class="robots-nocontent">Share this story with a friend today</p>
+<p class="add-note loadMore heading">The keeper’s logbooks survive in the archive.</p>`,
+    ),
+  );
+  for (const gone of ['Continue Reading Below', 'requires JavaScript', 'Share this story']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  assert.ok(md.includes('The keeper’s logbooks survive in the archive.'), md);
+});
