@@ -138,7 +138,7 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
     }
   }
 
-  if (!skip.has('datelines')) removeDateLines(root);
+  if (!skip.has('datelines') || !skip.has('labels')) removeLineBlocks(root, !skip.has('datelines'), !skip.has('labels'));
 
   if (!skip.has('linkdense')) {
     const max = total * 0.3;
@@ -158,17 +158,48 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
   if (!skip.has('edges')) trimEdges(root);
 }
 
-/** Blocks that can be a date line on their own (headings are not: live blogs title entries with times). */
-const DATE_LINE_TAGS = new Set(['p', 'div', 'li', 'dd']);
+/** Blocks that can be a date line or a label on their own (headings are not: live blogs title entries with times). */
+const LINE_BLOCK_TAGS = new Set(['p', 'div', 'li', 'dd']);
 
 /**
+ * Labels of ad slots, galleries, players and comment widgets, as a whole block's text (lower case,
+ * trailing ":", "." and "…" removed): the label of an ad whose ad is gone ("Advertisement", "Anzeige",
+ * "Iklan", "Story continues below"), a gallery's buttons and counter ("Caption", "Close",
+ * "Image 1 of / 23", "1 of 6"), "Loading ...", "Read more", "12 comments". No sentence is one of
+ * these alone.
+ */
+const UI_LABELS = new Set([
+  'advertisement', 'advertisements', 'advert', 'adverts', 'ad', 'ads', 'sponsored', 'anzeige', 'werbung',
+  'publicité', 'publicidad', 'publicidade', 'pubblicità', 'reklama', 'reklame', 'iklan', 'advertentie',
+  'continue reading below', 'story continues below', 'article continues below', 'content continues below',
+  'continue reading below advertisement', 'story continues below advertisement', 'article continues below advertisement',
+  'advertisement continue reading below', 'advertisement story continues below', 'scroll to continue with content',
+  'caption', 'close', 'hide caption', 'show caption', 'toggle caption', 'enlarge', 'enlarge this image', 'expand',
+  'fullscreen', 'full screen', 'next', 'previous', 'prev', 'next slide', 'previous slide',
+  'loading', 'loading content', 'read more', 'show more', 'load more', 'see more', 'view comments', 'comments',
+  'leave a comment', 'add a comment', 'back to top', 'skip advertisement', 'skip ad',
+]);
+const UI_COUNTER = /^(?:(?:image|photo|picture|slide|foto|bild)\s+)?\d+\s*(?:of|\/|von|de|sur)\s*\/?\s*\d+$|^\d+\s+comments?$/;
+
+function isUiLabel(text: string): boolean {
+  if (text.length > 60) return false;
+  const t = text.toLowerCase().replace(/[\s:.…]+$/u, '');
+  return UI_LABELS.has(t) || UI_COUNTER.test(t);
+}
+
+/**
+ * Blocks that are only a date line or only a widget's label.
+ *
  * Datelines without a <time>: a block whose whole text is a date/time and its labels ("Updated: Sat
  * 8:31 PM, Feb 17, 2018", "sexta-feira, 22 de outubro de 2010 às 20:13"; `isDateOnly`). A reader
- * does not read it as article text; a date inside a sentence is never a whole block. One post-order
- * walk: each element gets its children's text only while it is short (the cap), so the cost is
- * linear in the tree, whatever its depth or width.
+ * does not read it as article text; a date inside a sentence is never a whole block.
+ *
+ * Labels: a block whose whole text is one of UI_LABELS or a gallery counter (`isUiLabel`).
+ *
+ * One post-order walk: each element gets its children's text only while it is short (the cap), so
+ * the cost is linear in the tree, whatever its depth or width.
  */
-function removeDateLines(root: Element): void {
+function removeLineBlocks(root: Element, dates: boolean, labels: boolean): void {
   const cap = 2 * MAX_DATE_LINE_CHARS;
   const hits: Element[] = [];
   const walk = (el: Element): string | null => {
@@ -181,7 +212,10 @@ function removeDateLines(root: Element): void {
       if (text !== null && text.length > cap) text = null;
     }
     if (text === null || isMedia(el)) return null;
-    if (DATE_LINE_TAGS.has(el.name) && el !== root && isDateOnly(collapseWhitespace(text))) hits.push(el);
+    if (LINE_BLOCK_TAGS.has(el.name) && el !== root) {
+      const line = collapseWhitespace(text);
+      if ((dates && isDateOnly(line)) || (labels && isUiLabel(line))) hits.push(el);
+    }
     return text;
   };
   walk(root);

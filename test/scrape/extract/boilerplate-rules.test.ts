@@ -123,3 +123,11 @@ test('ad slots and no-script notices (class words ad, ads, noscript, nocontent) 
   for (const gone of ['Continue Reading Below', 'requires JavaScript', 'Share this story']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
   assert.ok(md.includes('The keeper’s logbooks survive in the archive.'), md);
 });
+
+test('blocks that are only a widget label (ad label, gallery buttons and counter, read more) are dropped; sentences holding those words stay', () => {
+  const labels = ['<p>Advertisement</p>', '<p><span class="wpa-about">Iklan</span></p>', '<div><p>Caption</p><p>Close</p></div>', '<p>Image 1 of / 23</p>', '<p>1 of 6</p>', '<div><p>Read More</p></div>', '<p>Loading content ...</p>'];
+  const md = markdown(article(labels.join('\n')));
+  for (const gone of ['Advertisement', 'Iklan', 'Caption', 'Close', '1 of', 'Read More', 'Loading']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  const kept = markdown(article('<p>Close to the shore, the light is visible for 1 of every 6 nights.</p><p>Read more about the light in the archive.</p>'));
+  assert.ok(kept.includes('Close to the shore') && kept.includes('Read more about the light in the archive.'), kept);
+});
