@@ -15,6 +15,7 @@ import {
   removeNode,
   textContent,
   wordCountOf,
+  type ChildNode,
   type Element,
 } from './dom.js';
 import { isDateOnly, MAX_DATE_LINE_CHARS } from './dateline.js';
@@ -140,6 +141,8 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
 
   if (!skip.has('datelines') || !skip.has('labels')) removeLineBlocks(root, !skip.has('datelines'), !skip.has('labels'));
 
+  if (!skip.has('orphanheadings')) removeOrphanHeadings(root);
+
   if (!skip.has('linkdense')) {
     const max = total * 0.3;
     for (const el of findAll(root, (e) => LINK_DENSE_TAGS.has(e.name))) {
@@ -220,6 +223,58 @@ function removeLineBlocks(root: Element, dates: boolean, labels: boolean): void 
   };
   walk(root);
   for (const el of hits) removeNode(el);
+}
+
+const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+/** Nodes looked at after a heading for its section's first text: a section starts at once. */
+const SECTION_LOOKAHEAD = 40;
+
+/** The node after `node` in document order within `root`, its descendants included or not. */
+function nextNode(node: ChildNode, root: Element, intoChildren: boolean): ChildNode | null {
+  if (intoChildren && isTag(node) && node.children.length) return node.children[0] as ChildNode;
+  for (let n: ChildNode | null = node; n && n !== root; n = n.parent as ChildNode | null) {
+    if (n.next) return n.next as ChildNode;
+    if (n.parent === root) return null;
+  }
+  return null;
+}
+
+/**
+ * Orphan headings: an h2-h6 of ≤ 12 words whose section is empty, followed, before any text or
+ * media, by a heading of the same or a higher rank or by the end of the content. They are the
+ * titles of widgets whose items the rules above removed ("You may also like", "Related news",
+ * "More:", "Latest news", "Subscribe"). A section heading followed by its subheading (h2 then h3)
+ * is not one. At most SECTION_LOOKAHEAD nodes are looked at after each heading (then it stays), so
+ * the cost is linear.
+ */
+function removeOrphanHeadings(root: Element): void {
+  const orphans: Element[] = [];
+  for (const h of findAll(root, (e) => e.name in HEADING_LEVEL && e.name !== 'h1')) {
+    if (wordCountOf(h, 12) > 12) continue;
+    const level = HEADING_LEVEL[h.name] as number;
+    let orphan = false;
+    let n = nextNode(h, root, false);
+    for (let steps = 0; ; steps++) {
+      if (!n) {
+        orphan = true;
+        break;
+      }
+      if (steps >= SECTION_LOOKAHEAD) break;
+      if (isText(n)) {
+        if (/\S/.test(n.data)) break;
+      } else if (isTag(n)) {
+        const other = HEADING_LEVEL[n.name];
+        if (other !== undefined) {
+          orphan = other <= level;
+          break;
+        }
+        if (isMedia(n)) break;
+      }
+      n = nextNode(n, root, isTag(n));
+    }
+    if (orphan) orphans.push(h);
+  }
+  for (const h of orphans) removeNode(h);
 }
 
 /**

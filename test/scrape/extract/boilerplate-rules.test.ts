@@ -71,13 +71,13 @@ test('isDateOnly', async () => {
   }
 });
 
-test('the date-line rule costs time linear in the tree on hostile markup (deep short blocks, wide empty ones)', async () => {
+test('the date-line, label and orphan-heading rules cost time linear in the tree on hostile markup (deep short blocks, wide empty ones)', async () => {
   const { parsePage } = await import('../../../src/scrape/extract/dom.js');
   const { postFilter } = await import('../../../src/scrape/extract/postfilter.js');
   // Each level: a short date-like block, many empty inline elements, then the next level.
   const hostile = (levels: number, width: number): string => {
     let inner = '<p>Nov 3, 2026 10:00</p>';
-    for (let i = 0; i < levels; i++) inner = `<div><p><em>Updated</em> 12:00</p>${'<span></span>'.repeat(width)}${inner}</div>`;
+    for (let i = 0; i < levels; i++) inner = `<div><h3>Level</h3><p><em>Updated</em> 12:00</p><p>Advert</p>${'<span></span>'.repeat(width)}<h4>Next</h4>${inner}</div>`;
     return `<body><article>${inner}<p>${BODY.join(' ')}</p></article></body>`;
   };
   const OTHER_RULES = new Set(['structural', 'classes', 'linkdense', 'cards', 'edges']);
@@ -86,7 +86,7 @@ test('the date-line rule costs time linear in the tree on hostile markup (deep s
     for (let run = 0; run < 3; run++) {
       const page = parsePage(html);
       const start = process.cpuUsage();
-      // The other rules are skipped: this measures the date lines (and the <time> datelines) alone.
+      // The other rules are skipped: this measures the line blocks and orphan headings (and the <time> datelines) alone.
       postFilter(page.body, { skip: OTHER_RULES });
       const used = process.cpuUsage(start);
       best = Math.min(best, (used.user + used.system) / 1000);
@@ -130,4 +130,16 @@ test('blocks that are only a widget label (ad label, gallery buttons and counter
   for (const gone of ['Advertisement', 'Iklan', 'Caption', 'Close', '1 of', 'Read More', 'Loading']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
   const kept = markdown(article('<p>Close to the shore, the light is visible for 1 of every 6 nights.</p><p>Read more about the light in the archive.</p>'));
   assert.ok(kept.includes('Close to the shore') && kept.includes('Read more about the light in the archive.'), kept);
+});
+
+test('headings left without a section (a widget title whose items are gone) are dropped; a heading with its subheading stays', () => {
+  const md = markdown(
+    article(
+      `<h2>You may also like</h2><h2>Latest news</h2><div><span></span></div>
+<h2>The restoration</h2><h3>The lamp room</h3><p>The lamp room will be rebuilt in brass, as it was in 1902.</p>`,
+      '<h4>Subscribe</h4>',
+    ),
+  );
+  for (const gone of ['You may also like', 'Latest news', 'Subscribe']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  assert.match(md, /## The restoration\n+### The lamp room\n+The lamp room will be rebuilt/, md);
 });
