@@ -316,6 +316,19 @@ function lastBlock(root: Element, fromEnd: boolean): Element | null {
   return el;
 }
 
+/**
+ * How a closing pitch to the reader starts: "If you enjoyed this article, ... Join ...", "Get
+ * access to ...", "Subscribe to ...", "Sign up for ...", "Join our ...", "Click here to ...",
+ * "Follow our full coverage of ...", "Support our journalism".
+ */
+const CLOSING_PITCH =
+  /^(?:if you (?:enjoyed|liked|value|appreciate|found)\b|(?:get|gain) (?:unlimited |full |instant )?access to\b|subscribe (?:to|now|today)\b|sign up (?:for|to|now|today)\b|join (?:our|us)\b|click here\b|follow (?:our|\S+['’]s) (?:full |complete |live )?coverage\b|support (?:our|independent) journalism\b)/i;
+
+/** A paragraph whose text is all in links (whitespace and ≤ 3 other characters aside). */
+function isLinkOnly(block: Element, text: string): boolean {
+  return text.length > 0 && linkTextLen(block) >= text.replace(/\s+/g, '').length - 3;
+}
+
 const ITALIC_TAGS = new Set(['em', 'i', 'cite']);
 const AMENDMENT = /^(?:correction|clarification|update|editor['’]?s note)/i;
 
@@ -361,8 +374,11 @@ function trimEdges(root: Element): void {
         if (words === 0) break;
       }
       const empty = words === 0 && !findFirst(block, (e) => MEDIA_TAGS.has(e.name));
-      const text = words > 0 && words <= 30 ? collapseWhitespace(textContent(block)) : '';
+      const text = words > 0 && words <= 80 ? collapseWhitespace(textContent(block)) : '';
       const boiler = words > 0 && EDGE_PATTERNS.some(([re, max]) => words <= max && re.test(text));
+      // The closing pitch: a paragraph that asks the reader to subscribe, sign up, join or click, or
+      // a paragraph that is one link (a subscription offer), at the end only.
+      const pitch = fromEnd && words > 0 && words <= 80 && (CLOSING_PITCH.test(text) || (block.name === 'p' && isLinkOnly(block, text)));
       const danglingHeading = fromEnd && isHeading && words <= 12;
       // A closing note in italics (author bio, promo, affiliate disclosure), not a quote or a list.
       // Corrections and updates amend the article and stay ("*Correction added Nov. 18: ...*").
@@ -373,7 +389,7 @@ function trimEdges(root: Element): void {
         (block.name === 'p' || block.name === 'div') &&
         isItalicNote(block) &&
         !AMENDMENT.test(collapseWhitespace(textContent(block)));
-      if (!(empty || boiler || danglingHeading || italicNote)) break;
+      if (!(empty || boiler || danglingHeading || italicNote || pitch)) break;
       // Remove the block and any wrappers it leaves empty.
       let target: Element = block;
       for (let parent = parentElement(target); parent && parent !== root && elementChildren(parent).length === 1; parent = parentElement(target)) {

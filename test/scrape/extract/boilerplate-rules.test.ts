@@ -143,3 +143,16 @@ test('headings left without a section (a widget title whose items are gone) are 
   for (const gone of ['You may also like', 'Latest news', 'Subscribe']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
   assert.match(md, /## The restoration\n+### The lamp room\n+The lamp room will be rebuilt/, md);
 });
+
+test('a closing pitch (subscribe, join, click here, a paragraph that is one link) is dropped at the end, not in the middle', () => {
+  const md = markdown(
+    article(
+      '<p>Join our volunteers, the keeper said, and the light will shine for another century.</p>',
+      `<p>If you enjoyed this article, we have a proposition for you: join our members’ club and read without limits.</p>
+<p><a href="https://shop.example/offer">Get the print edition for a year at half price, delivered to your door every month.</a></p>
+<p>Follow our full coverage of the coast at <a href="https://news.example.com/coast">news.example.com/coast</a></p>`,
+    ),
+  );
+  for (const gone of ['If you enjoyed', 'print edition', 'full coverage']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  assert.ok(md.includes('Join our volunteers, the keeper said') && md.includes('passed its first target'), md);
+});
