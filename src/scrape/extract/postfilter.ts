@@ -139,7 +139,9 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
     }
   }
 
-  if (!skip.has('datelines') || !skip.has('labels')) removeLineBlocks(root, !skip.has('datelines'), !skip.has('labels'));
+  if (!skip.has('datelines') || !skip.has('labels') || !skip.has('shortcodes')) {
+    removeLineBlocks(root, { dates: !skip.has('datelines'), labels: !skip.has('labels'), shortcodes: !skip.has('shortcodes') });
+  }
 
   if (!skip.has('orphanheadings')) removeOrphanHeadings(root);
 
@@ -191,7 +193,20 @@ function isUiLabel(text: string): boolean {
 }
 
 /**
- * Blocks that are only a date line or only a widget's label.
+ * A WordPress shortcode left unrendered (its plugin is off), as a whole block: "[button
+ * link="..." type="big"]Send us your review[/button]", "[newsletter_form list=2]". It is a widget's
+ * markup, not text. Caption shortcodes hold captions and are not matched.
+ */
+const SHORTCODE = /^\[(?!caption\b)([a-z][\w-]*)(?:\s[^\]]*)?\](?:[^[\]]*\[\/\1\])?$/i;
+const SHORTCODE_ATTR = /^\[[a-z][\w-]*\s+[\w-]+\s*=/i;
+
+function isShortcode(text: string): boolean {
+  // Paired ("[x ...]...[/x]") or with attributes ("[x a=b]"): "[1]" or "[sic]" alone are not shortcodes.
+  return SHORTCODE.test(text) && (/\[\/[a-z][\w-]*\]$/i.test(text) || SHORTCODE_ATTR.test(text));
+}
+
+/**
+ * Blocks that are only a date line, only a widget's label or only a shortcode.
  *
  * Datelines without a <time>: a block whose whole text is a date/time and its labels ("Updated: Sat
  * 8:31 PM, Feb 17, 2018", "sexta-feira, 22 de outubro de 2010 às 20:13"; `isDateOnly`). A reader
@@ -202,7 +217,7 @@ function isUiLabel(text: string): boolean {
  * One post-order walk: each element gets its children's text only while it is short (the cap), so
  * the cost is linear in the tree, whatever its depth or width.
  */
-function removeLineBlocks(root: Element, dates: boolean, labels: boolean): void {
+function removeLineBlocks(root: Element, rules: { dates: boolean; labels: boolean; shortcodes: boolean }): void {
   const cap = 2 * MAX_DATE_LINE_CHARS;
   const hits: Element[] = [];
   const walk = (el: Element): string | null => {
@@ -217,7 +232,7 @@ function removeLineBlocks(root: Element, dates: boolean, labels: boolean): void 
     if (text === null || isMedia(el)) return null;
     if (LINE_BLOCK_TAGS.has(el.name) && el !== root) {
       const line = collapseWhitespace(text);
-      if ((dates && isDateOnly(line)) || (labels && isUiLabel(line))) hits.push(el);
+      if ((rules.dates && isDateOnly(line)) || (rules.labels && isUiLabel(line)) || (rules.shortcodes && isShortcode(line))) hits.push(el);
     }
     return text;
   };

@@ -156,3 +156,17 @@ test('a closing pitch (subscribe, join, click here, a paragraph that is one link
   for (const gone of ['If you enjoyed', 'print edition', 'full coverage']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
   assert.ok(md.includes('Join our volunteers, the keeper said') && md.includes('passed its first target'), md);
 });
+
+test('blocks that are only an unrendered shortcode are dropped; captions, footnote marks and bracketed text stay', () => {
+  const md = markdown(
+    article(
+      `<p>[button link=”https://news.example.com/submit/” type=”big”] Send us YOUR story[/button]</p>
+<p>[newsletter_form list=2]</p>
+<p>[caption id="attachment_1"] The lamp room in 1902.[/caption]</p>
+<p>[1]</p>
+<p>[The keeper] wrote the log every night.</p>`,
+    ),
+  );
+  for (const gone of ['Send us YOUR story', 'newsletter_form']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  for (const kept of ['The lamp room in 1902.', '\\[1\\]', 'wrote the log every night']) assert.ok(md.includes(kept), `${kept}\n${md}`);
+});
