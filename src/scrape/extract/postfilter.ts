@@ -183,13 +183,22 @@ const UI_LABELS = new Set([
   'fullscreen', 'full screen', 'next', 'previous', 'prev', 'next slide', 'previous slide',
   'loading', 'loading content', 'read more', 'show more', 'load more', 'see more', 'view comments', 'comments',
   'leave a comment', 'add a comment', 'back to top', 'skip advertisement', 'skip ad',
+  // Titles of recirculation boxes, left alone in a block when their links are gone or set apart.
+  "don't miss", 'don’t miss', 'related', 'related articles', 'related stories', 'related news', 'related posts',
+  'read also', 'also read', 'see also', 'more stories', 'more news', 'recommended', 'recommended for you',
+  'you may also like', 'you might also like', 'most read', 'most popular', 'trending', 'trending now', 'top stories',
+  'latest news', 'breaking news', "editor's picks", 'editor’s picks', 'highlights',
 ]);
 const UI_COUNTER = /^(?:(?:image|photo|picture|slide|foto|bild)\s+)?\d+\s*(?:of|\/|von|de|sur)\s*\/?\s*\d+$|^\d+\s+comments?$/;
+
+/** Reading-time notes: "5 min read", "Reading time: 1 minute", "Tempo de leitura: 1 minuto", "Lesezeit: 3 Minuten". */
+const READING_TIME =
+  /^(?:(?:estimated )?(?:reading time|read time|time to read|lesezeit|tempo de leitura|temps de lecture|tiempo de lectura)\s*:?\s*)?(?:less than |about |approx\.? |ca\.? |~\s*)?\d+\s*(?:-\s*\d+\s*)?(?:min|mins|minute|minutes|minuto|minutos|minuten|minute)\.?(?:\s+(?:read|reading|de leitura|de lectura|de lecture|lesezeit))?$/;
 
 function isUiLabel(text: string): boolean {
   if (text.length > 60) return false;
   const t = text.toLowerCase().replace(/[\s:.…]+$/u, '');
-  return UI_LABELS.has(t) || UI_COUNTER.test(t);
+  return UI_LABELS.has(t) || UI_COUNTER.test(t) || READING_TIME.test(t);
 }
 
 /**

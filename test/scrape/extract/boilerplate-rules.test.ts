@@ -170,3 +170,10 @@ test('blocks that are only an unrendered shortcode are dropped; captions, footno
   for (const gone of ['Send us YOUR story', 'newsletter_form']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
   for (const kept of ['The lamp room in 1902.', '\\[1\\]', 'wrote the log every night']) assert.ok(md.includes(kept), `${kept}\n${md}`);
 });
+
+test('recirculation box titles and reading-time notes alone in a block are dropped', () => {
+  const md = markdown(article(`<p><strong>DON'T MISS</strong></p><p>You may also like</p><p>Tempo de leitura: 1 minuto</p><p>5 min read</p>`));
+  for (const gone of ["DON'T MISS", 'You may also like', 'Tempo de leitura', '5 min read']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  const kept = markdown(article('<p>You may also like the museum, the keeper said; it takes 5 min to walk there.</p>'));
+  assert.ok(kept.includes('You may also like the museum'), kept);
+});
