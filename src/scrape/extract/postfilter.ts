@@ -343,7 +343,8 @@ function lastBlock(root: Element, fromEnd: boolean): Element | null {
 /**
  * How a closing pitch to the reader starts: "If you enjoyed this article, ... Join ...", "Get
  * access to ...", "Subscribe to ...", "Sign up for ...", "Join our ...", "Click here to ...",
- * "Follow our full coverage of ...", "Support our journalism".
+ * "Follow our full coverage of ...", "Support our journalism"; and a short paragraph (≤ 40 words)
+ * with "click here" anywhere ("Get the magazine every month for £11.99. Click here for more").
  */
 const CLOSING_PITCH =
   /^(?:if you (?:enjoyed|liked|value|appreciate|found)\b|(?:get|gain) (?:unlimited |full |instant )?access to\b|subscribe (?:to|now|today)\b|sign up (?:for|to|now|today)\b|join (?:our|us)\b|click here\b|follow (?:our|\S+['’]s) (?:full |complete |live )?coverage\b|support (?:our|independent) journalism\b)/i;
@@ -402,7 +403,11 @@ function trimEdges(root: Element): void {
       const boiler = words > 0 && EDGE_PATTERNS.some(([re, max]) => words <= max && re.test(text));
       // The closing pitch: a paragraph that asks the reader to subscribe, sign up, join or click, or
       // a paragraph that is one link (a subscription offer), at the end only.
-      const pitch = fromEnd && words > 0 && words <= 80 && (CLOSING_PITCH.test(text) || (block.name === 'p' && isLinkOnly(block, text)));
+      const pitch =
+        fromEnd &&
+        words > 0 &&
+        words <= 80 &&
+        (CLOSING_PITCH.test(text) || (words <= 40 && /\bclick here\b/i.test(text)) || (block.name === 'p' && isLinkOnly(block, text)));
       const danglingHeading = fromEnd && isHeading && words <= 12;
       // A closing note in italics (author bio, promo, affiliate disclosure), not a quote or a list.
       // Corrections and updates amend the article and stay ("*Correction added Nov. 18: ...*").

@@ -177,3 +177,9 @@ test('recirculation box titles and reading-time notes alone in a block are dropp
   const kept = markdown(article('<p>You may also like the museum, the keeper said; it takes 5 min to walk there.</p>'));
   assert.ok(kept.includes('You may also like the museum'), kept);
 });
+
+test('a short closing paragraph with "click here" is dropped at the end', () => {
+  const md = markdown(article('', '<p>Get the <a href="https://shop.example/mag">Lighthouse Monthly</a> delivered every month. 12 issues for £11.99. <a href="https://shop.example/mag">Click here</a> for more information.</p>'));
+  assert.ok(!md.includes('12 issues'), md);
+  assert.ok(md.includes('passed its first target'), md);
+});
