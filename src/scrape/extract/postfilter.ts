@@ -322,6 +322,8 @@ function removeCardLists(root: Element, total: number): void {
 const EDGE_PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
   [/^(?:by|von|par|por|posted|published|updated|last (?:modified|updated)|filed under|source|image|photo|credit)\b/i, 15],
   [/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b.*\b\d{1,2}[:.]\d{2}\b/i, 15],
+  // Affiliate disclosures, at the top or the bottom of blog posts ("This post may contain affiliate links").
+  [/\b(?:may contain|contains|includes|uses|use) (?:affiliate|referral)\b|\baffiliate links?\b.*\b(?:commission|disclosure)\b/i, 60],
   [/\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i, 30],
 ];
 

@@ -183,3 +183,14 @@ test('a short closing paragraph with "click here" is dropped at the end', () => 
   assert.ok(!md.includes('12 issues'), md);
   assert.ok(md.includes('passed its first target'), md);
 });
+
+test('an affiliate disclosure at the start or the end of a post is dropped', () => {
+  const md = markdown(
+    article('', '<p><em>This post contains affiliate links: we may earn a commission on what you buy.</em></p>').replace(
+      '<h1>Lighthouse to be restored</h1>',
+      '<h1>Lighthouse to be restored</h1><p><em>This post may contain affiliate and/or referral links. Please see my <a href="/disclosure/">disclosure page</a>.</em></p>',
+    ),
+  );
+  assert.ok(!md.includes('affiliate'), md);
+  assert.ok(md.includes('The harbour authority said') && md.includes('passed its first target'), md);
+});
