@@ -14,6 +14,7 @@ import {
   wordCountOf,
   type Element,
 } from './dom.js';
+import { isDateOnly } from './dateline.js';
 import { toText } from './text.js';
 
 /** Elements looked at after the headline: a byline is among the first few; hostile pages get no more. */
@@ -133,7 +134,12 @@ export function findByline(start: Element, fromInside: boolean): string | undefi
   for (let scanned = 0; el && scanned < MAX_SCANNED; scanned++) {
     if (article && !contains(article, el)) return undefined;
     if (el.name === 'h1' || el.name === 'h2') return undefined;
-    if (isByline(el)) return lineText(wholeLine(el, start));
+    if (isByline(el)) {
+      // Author markup around the date alone ("20 Nov 2019 08:00 GMT" in the author block) names
+      // nobody: it is a dateline, not the byline, and the search goes on.
+      const line = lineText(wholeLine(el, start));
+      if (!isDateOnly(line)) return line;
+    }
     let intoChildren = true;
     if (BLOCKS_OF_TEXT.has(el.name)) {
       const n = wordCountOf(el, MAX_PASSED_WORDS + 1);
