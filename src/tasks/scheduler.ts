@@ -10,9 +10,8 @@ import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
 import { classifyStoreError } from '../store/store-errors.js';
-import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
+import { BackgroundLoop } from '../util/background-loop.js';
 import type { Clock } from '../util/time.js';
-import { Wakeup } from '../util/wakeup.js';
 import { nextRun, zonedDay } from './cron/index.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 
@@ -43,47 +42,28 @@ type Trx = Transaction<Database>;
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 export class Scheduler {
-  private stopped = true;
-  private loop: Promise<void> = Promise.resolve();
-  private readonly wakeup = new Wakeup();
+  private readonly loop: BackgroundLoop;
   private readonly running = new Set<Promise<unknown>>();
-  private readonly failures: LoopFailures;
 
   constructor(private readonly o: SchedulerOptions) {
-    this.failures = new LoopFailures({ name: 'scheduler', logger: o.logger, baseMs: o.tickMs, capMs: Math.max(o.tickMs, LOOP_BACKOFF_CAP_MS) });
+    this.loop = new BackgroundLoop({ name: 'scheduler', logger: o.logger, backoffBaseMs: o.tickMs });
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loop = this.run();
+    this.loop.start(async () => {
+      await this.tick();
+      return this.sleepMs();
+    });
   }
 
   notify(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.notify();
-    await this.loop;
+    if (this.loop.stopped) return;
+    await this.loop.stop();
     await Promise.allSettled([...this.running]);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let wait = this.o.tickMs;
-      try {
-        await this.tick();
-        wait = await this.sleepMs();
-        this.failures.succeeded();
-      } catch (error) {
-        wait = this.failures.failed(error);
-      }
-      // stop() wakes a sleeping loop; one that was inside its tick was not asleep to be woken.
-      if (!this.stopped) await this.wakeup.sleep(wait);
-    }
   }
 
   /** One pass: fire everything due (in batches, without pausing between them), then end executions whose jobs ended. */
