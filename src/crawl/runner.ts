@@ -10,7 +10,7 @@ import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } fr
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
-import { BackgroundLoop } from '../util/background-loop.js';
+import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
@@ -152,9 +152,10 @@ export class CrawlRunner {
   }
 
   /** One turn of the loop: take back expired leases when due, claim pages if enough slots are free. */
-  private async step(): Promise<number> {
+  private async step(): Promise<StepResult> {
     // Every heartbeat: a dead worker's pages are queued again within a heartbeat of their lease's end.
-    if (Date.now() - this.lastRelease >= this.heartbeatMs) {
+    const releasing = Date.now() - this.lastRelease >= this.heartbeatMs;
+    if (releasing) {
       this.lastRelease = Date.now();
       const released = await this.o.store.releaseExpiredLeases(this.now());
       if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
@@ -168,7 +169,9 @@ export class CrawlRunner {
     const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
     for (const page of claimed) this.launch(page, since);
     // Pages that end wake the loop: it sleeps while it cannot claim a batch.
-    return claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency ? this.pollMs : 0;
+    const sleepMs = claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency ? this.pollMs : 0;
+    // A turn that asked the store nothing says nothing of an outage (pages in flight may be waiting for the store).
+    return releasing || worthClaiming ? sleepMs : { sleepMs, tried: false };
   }
 
   private launch(page: ClaimedPage, since: number): void {
