@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { CrawlService } from '../crawl/service.js';
 import type { CrawlRequest } from '../crawl/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
@@ -31,6 +31,8 @@ export interface SchedulerOptions {
   tickMs: number;
   /** A scrape job still pending this long after it started was interrupted (its process died). */
   staleScrapeMs: number;
+  /** The app's outbox signal, given with every event recorded. */
+  outbox: OutboxSignal;
 }
 
 type Trx = Transaction<Database>;
@@ -361,7 +363,7 @@ export class Scheduler {
         completed_at: now,
         ...(failed ? { error_message: outcome.error } : {}),
       };
-      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload });
+      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload }, this.o.outbox);
       if (pause) {
         await recordEvent(trx, {
           ownerId: task.owner_id,
@@ -369,7 +371,7 @@ export class Scheduler {
           subjectId: task.id,
           createdAt: now,
           payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        });
+        }, this.o.outbox);
       }
       // queue mode: the oldest waiting execution starts now.
       const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();

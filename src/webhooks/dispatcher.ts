@@ -5,7 +5,7 @@ import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
-import { outboxSignal } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
 import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   retryUnitMs: number;
   /** Idle poll interval of both loops. */
   pollMs: number;
+  /** The app's outbox signal: events recorded in this app wake the fan-out at once. */
+  outbox: OutboxSignal;
 }
 
 /** The headers of one delivery request (interface 6.1 plus Standard Webhooks). */
@@ -77,13 +79,13 @@ export class WebhookDispatcher {
     this.recordFailures = new LoopFailures({ name: 'webhook attempt records', logger: o.logger, baseMs: o.pollMs, capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS) });
   }
 
-  private readonly onRecorded = (): void => this.fanOut.wake();
+  private stopListening: (() => void) | undefined;
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.abandoned = false;
-    outboxSignal.on('recorded', this.onRecorded);
+    this.stopListening = this.o.outbox.listen(() => this.fanOut.wake());
     this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
     this.heartbeat.unref();
     this.fanOut.start(() => this.fanOutStep());
@@ -103,7 +105,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    outboxSignal.off('recorded', this.onRecorded);
+    this.stopListening?.();
     await Promise.all([this.fanOut.stop(), this.sender.stop()]);
     // Sends in flight finish and are recorded. While the store is out of reach their records
     // cannot be written: stop waits for that at most a lease, then leaves them to their leases
