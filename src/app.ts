@@ -34,6 +34,7 @@ import { connectionErrorLogger } from './store/connection-errors.js';
 import { type Db, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 import { startSweeper } from './maintenance/sweeper.js';
+import { OutboxSignal } from './events/outbox.js';
 import { acceleratedClock, type Clock } from './util/time.js';
 import type { ProxyPolicy, Resolver } from './net/address-guard.js';
 
@@ -46,6 +47,8 @@ export interface App {
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
   scheduler: Scheduler | undefined;
+  /** Says that this app recorded events; its dispatcher listens (each app has its own). */
+  outbox: OutboxSignal;
   /** The browser engines' pool (its stats show contexts opened and reused). */
   browser: ChromiumPool;
   /** Where pages are extracted (its waiting lines are observable). */
@@ -78,6 +81,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
     const keys = new ApiKeys(db.kysely, config.apiKeys, clock);
+    const outbox = new OutboxSignal();
     const cache = new PageCache(db.kysely);
     const extractor = createExtractor({
       threads: config.extractThreads,
@@ -131,8 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       retentionMs: config.jobRetentionMs,
       retryBaseMs: config.crawlRetryBaseMs,
       pipeline,
+      outbox,
     });
-    const crawlStore = new CrawlStore(db.kysely, db.dialect);
+    const crawlStore = new CrawlStore(db.kysely, db.dialect, outbox);
     const runner = roles.worker
       ? new CrawlRunner({
           store: crawlStore,
@@ -172,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           leaseMs: config.webhookLeaseMs,
           retryUnitMs: config.webhookRetryUnitMs,
           pollMs: config.webhookPollMs,
+          outbox,
         })
       : undefined;
     const webhooks = new WebhookService({
@@ -182,7 +188,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       testLimit: new TestRateLimit({ perSubscription: config.webhookTestPerMinute, perOwner: config.webhookTestPerMinutePerKey }),
       onDeliveryQueued: () => dispatcher?.notify(),
     });
-    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, targets: { allowPrivate: config.allowLocalTargets }, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify() });
+    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, targets: { allowPrivate: config.allowLocalTargets }, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify(), outbox });
     const scheduler = roles.worker
       ? new Scheduler({
           db: db.kysely,
@@ -193,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           graceMs: config.schedulerGraceMs,
           tickMs: config.schedulerTickMs,
           staleScrapeMs: 10 * 60_000,
+          outbox,
         })
       : undefined;
     const server = await buildServer({
@@ -209,7 +216,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       probeStore: () => sql`select 1`.execute(db.kysely),
       routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
-    const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000 });
+    const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000, outbox });
     runner?.start();
     dispatcher?.start();
     scheduler?.start();
@@ -220,6 +227,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       runner,
       dispatcher,
       scheduler,
+      outbox,
       browser: browserPool,
       extractor,
       async close() {

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const cpuBefore = process.cpuUsage();
   for (let i = 0; i < TOTAL; i += 500) {
     await db.transaction().execute(async (trx) => {
-      for (let j = i; j < Math.min(TOTAL, i + 500); j++) await recordEvent(trx, event(j));
+      for (let j = i; j < Math.min(TOTAL, i + 500); j++) await recordEvent(trx, event(j), app.outbox);
     });
   }
   app.dispatcher?.notify();
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const due = t0 + (i * 1000) / target;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((res) => setTimeout(res, wait));
-    await recordEvent(db, event(i));
+    await recordEvent(db, event(i), app.outbox);
   }
   for (;;) {
     const r = await report();

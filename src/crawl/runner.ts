@@ -10,8 +10,8 @@ import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } fr
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
+import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
-import { Wakeup } from '../util/wakeup.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -73,9 +73,9 @@ export class CrawlRunner {
   private readonly hosts: HostLimiter;
   private readonly jobs = new Map<string, JobContext>();
   private active = 0;
-  private stopped = true;
-  private loopDone: Promise<void> = Promise.resolve();
-  private readonly wakeup = new Wakeup();
+  private readonly loop: BackgroundLoop;
+  /** When the loop last took back expired leases (once a heartbeat). */
+  private lastRelease = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private renewing = false;
@@ -86,7 +86,7 @@ export class CrawlRunner {
 
   /** Free slots that make a claim worth its transaction (a quarter of the concurrency). */
   private readonly claimBatch: number;
-  private readonly loopFailures: LoopFailures;
+  private readonly pollMs: number;
   /** Outcome writes waiting for the store to come back (shared back-off; logged once per outage). */
   private readonly writeFailures: LoopFailures;
 
@@ -94,8 +94,8 @@ export class CrawlRunner {
     this.hosts = new HostLimiter(o.hostConcurrency);
     this.claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
     this.heartbeatMs = leaseHeartbeatMs(o.leaseMs);
-    const pollMs = o.pollMs ?? 500;
-    this.loopFailures = new LoopFailures({ name: 'crawl worker', logger: o.logger, baseMs: pollMs, capMs: Math.max(pollMs, LOOP_BACKOFF_CAP_MS) });
+    this.pollMs = o.pollMs ?? 500;
+    this.loop = new BackgroundLoop({ name: 'crawl worker', logger: o.logger, backoffBaseMs: this.pollMs });
     this.writeFailures = new LoopFailures({ name: 'crawl page outcomes', logger: o.logger, baseMs: 100, capMs: LOOP_BACKOFF_CAP_MS });
     this.fence = new LeaseFence({
       leaseMs: o.leaseMs,
@@ -105,24 +105,22 @@ export class CrawlRunner {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (!this.loop.stopped) return;
     this.heartbeat = setInterval(() => void this.renew(), this.heartbeatMs);
     this.heartbeat.unref();
-    this.loopDone = this.loop();
+    this.lastRelease = 0;
+    this.loop.start(() => this.step());
   }
 
-  /** New work exists (a crawl was created): look now instead of at the next poll. */
+  /** New work exists (a crawl was created, a page ended): look now instead of at the next poll. */
   notify(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   /** Stops taking work and waits for the pages in flight; their leases are kept valid until then. */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.notify();
-    await this.loopDone;
+    if (this.loop.stopped) return;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
@@ -153,36 +151,27 @@ export class CrawlRunner {
     }
   }
 
-  private async loop(): Promise<void> {
-    let lastRelease = 0;
-    while (!this.stopped) {
-      try {
-        // Every heartbeat: a dead worker's pages are queued again within a heartbeat of their lease's end.
-        if (Date.now() - lastRelease >= this.heartbeatMs) {
-          lastRelease = Date.now();
-          const released = await this.o.store.releaseExpiredLeases(this.now());
-          if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
-        }
-        const free = this.o.concurrency - this.active;
-        // A claim is a transaction of its own: while pages are in flight it waits until a batch
-        // of slots is free, instead of costing one transaction for every page that ends.
-        const worthClaiming = free >= this.claimBatch || (free > 0 && this.active === 0);
-        // Taken with the claim's `now`: the lease's local deadline starts no later than the lease itself.
-        const since = performance.now();
-        const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
-        for (const page of claimed) this.launch(page, since);
-        if (claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency) await this.idle();
-        this.loopFailures.succeeded();
-      } catch (error) {
-        await this.wakeup.sleep(this.loopFailures.failed(error));
-      }
+  /** One turn of the loop: take back expired leases when due, claim pages if enough slots are free. */
+  private async step(): Promise<StepResult> {
+    // Every heartbeat: a dead worker's pages are queued again within a heartbeat of their lease's end.
+    const releasing = Date.now() - this.lastRelease >= this.heartbeatMs;
+    if (releasing) {
+      this.lastRelease = Date.now();
+      const released = await this.o.store.releaseExpiredLeases(this.now());
+      if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
     }
-  }
-
-  private idle(): Promise<void> {
-    // stop() wakes a sleeping loop; one that was busy when it came was not asleep to be woken.
-    if (this.stopped) return Promise.resolve();
-    return this.wakeup.sleep(this.o.pollMs ?? 500);
+    const free = this.o.concurrency - this.active;
+    // A claim is a transaction of its own: while pages are in flight it waits until a batch
+    // of slots is free, instead of costing one transaction for every page that ends.
+    const worthClaiming = free >= this.claimBatch || (free > 0 && this.active === 0);
+    // Taken with the claim's `now`: the lease's local deadline starts no later than the lease itself.
+    const since = performance.now();
+    const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
+    for (const page of claimed) this.launch(page, since);
+    // Pages that end wake the loop: it sleeps while it cannot claim a batch.
+    const sleepMs = claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency ? this.pollMs : 0;
+    // A turn that asked the store nothing says nothing of an outage (pages in flight may be waiting for the store).
+    return releasing || worthClaiming ? sleepMs : { sleepMs, tried: false };
   }
 
   private launch(page: ClaimedPage, since: number): void {
@@ -267,7 +256,7 @@ export class CrawlRunner {
         this.writeFailures.succeeded();
         return result;
       } catch (error) {
-        if (classifyStoreError(error) === undefined || this.stopped) throw error;
+        if (classifyStoreError(error) === undefined || this.loop.stopped) throw error;
         await new Promise((resolve) => setTimeout(resolve, this.writeFailures.failed(error)));
       }
     }

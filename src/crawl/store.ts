@@ -1,6 +1,6 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import { insertJob } from '../jobs/job-store.js';
 import type { Dialect } from '../store/database.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
@@ -89,6 +89,8 @@ export class CrawlStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    /** The app's outbox signal, given with every event recorded (tests may go without). */
+    private readonly outbox?: OutboxSignal,
   ) {}
 
   /** The job row, its seed page and crawl.created, in one transaction. */
@@ -116,7 +118,7 @@ export class CrawlStore {
         subjectId: id,
         createdAt: now,
         payload: { job_id: id, status: 'created', url: options.seed, created_at: now },
-      });
+      }, this.outbox);
     });
   }
 
@@ -246,7 +248,7 @@ export class CrawlStore {
       subjectId: jobId,
       createdAt: now,
       payload: { job_id: jobId, status: 'running', url: job.url, created_at: job.created_at, started_at: now },
-    });
+    }, this.outbox);
   }
 
   /** Gives a page back to the queue for another attempt at `availableAt`. */
@@ -409,7 +411,7 @@ export class CrawlStore {
         created_at: job.created_at,
         completed_at: now,
       },
-    });
+    }, this.outbox);
   }
 
   /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */
@@ -442,7 +444,7 @@ export class CrawlStore {
           created_at: job.created_at,
           cancelled_at: now,
         },
-      });
+      }, this.outbox);
       return 'cancelled';
     });
   }

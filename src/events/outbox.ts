@@ -1,6 +1,5 @@
 // The events outbox: events are rows written inside the transaction of the change they report.
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 
@@ -19,25 +18,39 @@ export interface StoredEvent extends NewEvent {
 }
 
 /**
- * Tells in-process listeners (the webhook dispatcher) that events were recorded, so they look
- * at once instead of at their next poll. Emitted on the next turn of the event loop: on SQLite
- * the listener's read waits behind the recording transaction on the one connection; elsewhere
- * a read that comes too early finds nothing and the next poll picks the event up.
+ * Tells in-process listeners (the app's webhook dispatcher) that events were recorded, so they
+ * look at once instead of at their next poll. Each app owns one, given to whoever records events
+ * and to whoever waits for them: two apps in one process (tests make several) do not wake each
+ * other. Listeners hear of it on the next turn of the event loop: on SQLite the listener's read
+ * waits behind the recording transaction on the one connection; elsewhere a read that comes too
+ * early finds nothing and the next poll picks the event up.
  */
-export const outboxSignal = new EventEmitter();
-let signalPending = false;
+export class OutboxSignal {
+  private readonly listeners = new Set<() => void>();
+  private pending = false;
 
-function signalRecorded(): void {
-  if (signalPending) return;
-  signalPending = true;
-  setImmediate(() => {
-    signalPending = false;
-    outboxSignal.emit('recorded');
-  });
+  /** Says that an event was recorded; the events of one turn make one signal. */
+  recorded(): void {
+    if (this.pending) return;
+    this.pending = true;
+    setImmediate(() => {
+      this.pending = false;
+      for (const listener of [...this.listeners]) listener();
+    });
+  }
+
+  /** Calls `listener` after events were recorded; answers the function that stops it. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 }
 
-/** Records an event; pass the transaction that holds the state change it reports. */
-export async function recordEvent(trx: Transaction<Database> | Kysely<Database>, event: NewEvent): Promise<string> {
+/**
+ * Records an event; pass the transaction that holds the state change it reports, and the app's
+ * signal (without one, as in tools and tests, listeners find the event at their next poll).
+ */
+export async function recordEvent(trx: Transaction<Database> | Kysely<Database>, event: NewEvent, signal?: OutboxSignal): Promise<string> {
   const id = randomUUID();
   await trx
     .insertInto('events')
@@ -50,7 +63,7 @@ export async function recordEvent(trx: Transaction<Database> | Kysely<Database>,
       created_at: event.createdAt,
     })
     .execute();
-  signalRecorded();
+  signal?.recorded();
   return id;
 }
 

@@ -1,7 +1,7 @@
 // Job rows (scrapes now, crawls later): creation and state changes, each with its outbox event.
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, JobTable } from '../store/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 
 export type JobKind = 'scrape' | 'crawl';
 export type JobRow = JobTable;
@@ -59,11 +59,12 @@ export async function createJobWithEvents(
   db: Kysely<Database>,
   job: NewJob,
   events: Array<{ type: string; payload: Record<string, unknown> }>,
+  signal?: OutboxSignal,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await insertJob(trx, job);
     for (const e of events) {
-      await recordEvent(trx, { ownerId: job.ownerId, type: e.type, subjectId: job.id, payload: e.payload, createdAt: job.createdAt });
+      await recordEvent(trx, { ownerId: job.ownerId, type: e.type, subjectId: job.id, payload: e.payload, createdAt: job.createdAt }, signal);
     }
   });
 }

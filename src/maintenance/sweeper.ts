@@ -5,7 +5,7 @@ import type { CrawlStore } from '../crawl/store.js';
 import type { PageCache } from '../scrape/page-cache.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 
@@ -17,6 +17,8 @@ export interface SweeperOptions {
   logger: FastifyBaseLogger;
   cacheTtlMs: number;
   intervalMs: number;
+  /** The app's outbox signal, given with the events of interrupted scrapes (tests may go without). */
+  outbox?: OutboxSignal;
 }
 
 /**
@@ -29,7 +31,7 @@ export const INTERRUPTED_SCRAPE_MS = 10 * 60_000;
 const INTERRUPTED_MESSAGE = 'Interrupted: the scrape stopped before its result was saved (the process stopped or the store was unreachable)';
 
 /** Marks scrapes that can no longer end as failed, each with its scrape.failed event. */
-async function failInterruptedScrapes(db: Kysely<Database>, now: Date): Promise<number> {
+async function failInterruptedScrapes(db: Kysely<Database>, now: Date, outbox: OutboxSignal | undefined): Promise<number> {
   const before = new Date(now.getTime() - INTERRUPTED_SCRAPE_MS).toISOString();
   const at = now.toISOString();
   const stale = await db.selectFrom('jobs').select(['id', 'owner_id', 'url', 'created_at']).where('kind', '=', 'scrape').where('status', '=', 'pending').where('created_at', '<', before).limit(500).execute();
@@ -50,7 +52,7 @@ async function failInterruptedScrapes(db: Kysely<Database>, now: Date): Promise<
         subjectId: job.id,
         createdAt: at,
         payload: { job_id: job.id, status: 'failed', url: job.url, error_message: INTERRUPTED_MESSAGE, error_code: 'INTERRUPTED', credits_used: 0, created_at: job.created_at, completed_at: at },
-      });
+      }, outbox);
     });
   }
   return failed;
@@ -61,7 +63,7 @@ export async function sweepOnce(
   options: Omit<SweeperOptions, 'intervalMs' | 'logger'>,
 ): Promise<{ cacheEntries: number; jobs: number; crawls: number; interruptedScrapes: number }> {
   const now = options.clock();
-  const interruptedScrapes = await failInterruptedScrapes(options.db, now);
+  const interruptedScrapes = await failInterruptedScrapes(options.db, now, options.outbox);
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
   const crawls = await options.crawls.deleteExpired(now.toISOString());
   const jobs = await options.db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import { CapabilityUnavailableError } from '../domain/errors.js';
 import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
@@ -28,6 +28,8 @@ export interface ScrapeServiceDeps {
   retentionMs: number;
   /** Base of the wait between tries of a page with `retry` (CRAWL_RETRY_BASE_MS). */
   retryBaseMs: number;
+  /** The app's outbox signal, given with every event recorded. */
+  outbox: OutboxSignal;
 }
 
 export interface ScrapeSuccess extends PageResult {
@@ -86,6 +88,7 @@ export class ScrapeService {
         { type: 'scrape.created', payload: { job_id: jobId, status: 'created', url, created_at: createdAt } },
         { type: 'scrape.started', payload: { job_id: jobId, status: 'running', url, created_at: createdAt, started_at: createdAt } },
       ],
+      this.deps.outbox,
     );
 
     let page: PageResult;
@@ -123,7 +126,7 @@ export class ScrapeService {
             created_at: createdAt,
             completed_at: finishedAt,
           },
-        });
+        }, this.deps.outbox);
       });
       if (storeFailure) {
         await recorded.catch(() => undefined);
@@ -159,7 +162,7 @@ export class ScrapeService {
           created_at: createdAt,
           completed_at: finishedAt,
         },
-      });
+      }, this.deps.outbox);
     });
     return { job_id: jobId, jobId, status: 'completed', ...page };
   }

@@ -5,14 +5,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { CrawlService } from '../crawl/service.js';
 import type { CrawlRequest } from '../crawl/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
 import { classifyStoreError } from '../store/store-errors.js';
-import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
+import { BackgroundLoop } from '../util/background-loop.js';
 import type { Clock } from '../util/time.js';
-import { Wakeup } from '../util/wakeup.js';
 import { nextRun, zonedDay } from './cron/index.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 
@@ -32,6 +31,8 @@ export interface SchedulerOptions {
   tickMs: number;
   /** A scrape job still pending this long after it started was interrupted (its process died). */
   staleScrapeMs: number;
+  /** The app's outbox signal, given with every event recorded. */
+  outbox: OutboxSignal;
 }
 
 type Trx = Transaction<Database>;
@@ -43,47 +44,28 @@ type Trx = Transaction<Database>;
 const STRANDED_AFTER_MS = 2 * 60_000;
 
 export class Scheduler {
-  private stopped = true;
-  private loop: Promise<void> = Promise.resolve();
-  private readonly wakeup = new Wakeup();
+  private readonly loop: BackgroundLoop;
   private readonly running = new Set<Promise<unknown>>();
-  private readonly failures: LoopFailures;
 
   constructor(private readonly o: SchedulerOptions) {
-    this.failures = new LoopFailures({ name: 'scheduler', logger: o.logger, baseMs: o.tickMs, capMs: Math.max(o.tickMs, LOOP_BACKOFF_CAP_MS) });
+    this.loop = new BackgroundLoop({ name: 'scheduler', logger: o.logger, backoffBaseMs: o.tickMs });
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loop = this.run();
+    this.loop.start(async () => {
+      await this.tick();
+      return this.sleepMs();
+    });
   }
 
   notify(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.notify();
-    await this.loop;
+    if (this.loop.stopped) return;
+    await this.loop.stop();
     await Promise.allSettled([...this.running]);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      let wait = this.o.tickMs;
-      try {
-        await this.tick();
-        wait = await this.sleepMs();
-        this.failures.succeeded();
-      } catch (error) {
-        wait = this.failures.failed(error);
-      }
-      // stop() wakes a sleeping loop; one that was inside its tick was not asleep to be woken.
-      if (!this.stopped) await this.wakeup.sleep(wait);
-    }
   }
 
   /** One pass: fire everything due (in batches, without pausing between them), then end executions whose jobs ended. */
@@ -381,7 +363,7 @@ export class Scheduler {
         completed_at: now,
         ...(failed ? { error_message: outcome.error } : {}),
       };
-      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload });
+      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload }, this.o.outbox);
       if (pause) {
         await recordEvent(trx, {
           ownerId: task.owner_id,
@@ -389,7 +371,7 @@ export class Scheduler {
           subjectId: task.id,
           createdAt: now,
           payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        });
+        }, this.o.outbox);
       }
       // queue mode: the oldest waiting execution starts now.
       const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();

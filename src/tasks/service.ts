@@ -1,7 +1,7 @@
 // Scheduled-task operations behind the routes: CRUD, pause/resume, executions and their cancellation.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import { recordEvent } from '../events/outbox.js';
+import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError, type ValidationIssue } from '../domain/errors.js';
 import type { CrawlStore } from '../crawl/store.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
@@ -27,6 +27,8 @@ export interface TaskServiceDeps {
   targets: TargetGuard;
   retentionMs: number;
   onChange?: () => void;
+  /** The app's outbox signal, given with every event recorded. */
+  outbox: OutboxSignal;
 }
 
 const TASK_EVENTS = ['task.executed', 'task.failed', 'task.paused', 'task.resumed'];
@@ -193,7 +195,7 @@ export class TaskService {
           subjectId: id,
           createdAt: now,
           payload: { task_id: id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        });
+        }, this.deps.outbox);
       }
     });
     return { uuid: id, is_paused: true, pause_reason: pauseReason };
@@ -217,7 +219,7 @@ export class TaskService {
           subjectId: id,
           createdAt: now,
           payload: { task_id: id, task_name: task.name, is_paused: false, next_execution_at: nextAt, resumed_at: now },
-        });
+        }, this.deps.outbox);
       }
     });
     this.deps.onChange?.();

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
+import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
-import { Wakeup } from '../util/wakeup.js';
-import { outboxSignal } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
 import { nextRetryDelayMs } from './backoff.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery-store.js';
 import { type AttemptOutcome, sendWebhook } from './sender.js';
@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   retryUnitMs: number;
   /** Idle poll interval of both loops. */
   pollMs: number;
+  /** The app's outbox signal: events recorded in this app wake the fan-out at once. */
+  outbox: OutboxSignal;
 }
 
 /** The headers of one delivery request (interface 6.1 plus Standard Webhooks). */
@@ -55,9 +57,10 @@ export function deliveryHeaders(claimed: ClaimedDelivery, now: Date, userAgent: 
 export class WebhookDispatcher {
   readonly workerId = randomUUID();
   private stopped = true;
-  private loops: Promise<void>[] = [];
-  private readonly sendWakeup = new Wakeup();
-  private readonly fanOutWakeup = new Wakeup();
+  /** Turns outbox events into deliveries. */
+  private readonly fanOut: BackgroundLoop;
+  /** Claims due deliveries and sends them. */
+  private readonly sender: BackgroundLoop;
   private readonly unrecorded: Array<{ record: AttemptRecord; done: () => void }> = [];
   private flushing: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -67,46 +70,43 @@ export class WebhookDispatcher {
   private readonly leased = new Set<string>();
   /** Set by stop() once its wait is over: outcomes still unwritten are left to the leases. */
   private abandoned = false;
-  private readonly fanOutFailures: LoopFailures;
-  private readonly claimFailures: LoopFailures;
   private readonly recordFailures: LoopFailures;
 
   constructor(private readonly o: DispatcherOptions) {
     this.slots = new DeliverySlots({ total: o.concurrency, perSubscription: o.perSubscription, perOwner: o.perOwner, perReceiver: o.perReceiver });
-    const backoff = (name: string) => new LoopFailures({ name, logger: o.logger, baseMs: o.pollMs, capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS) });
-    this.fanOutFailures = backoff('webhook fan-out');
-    this.claimFailures = backoff('webhook claims');
-    this.recordFailures = backoff('webhook attempt records');
+    this.fanOut = new BackgroundLoop({ name: 'webhook fan-out', logger: o.logger, backoffBaseMs: o.pollMs });
+    this.sender = new BackgroundLoop({ name: 'webhook claims', logger: o.logger, backoffBaseMs: o.pollMs });
+    this.recordFailures = new LoopFailures({ name: 'webhook attempt records', logger: o.logger, baseMs: o.pollMs, capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS) });
   }
 
-  private readonly onRecorded = (): void => this.fanOutWakeup.wake();
+  private stopListening: (() => void) | undefined;
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.abandoned = false;
-    outboxSignal.on('recorded', this.onRecorded);
+    this.stopListening = this.o.outbox.listen(() => this.fanOut.wake());
     this.heartbeat = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.o.leaseMs / 3)));
     this.heartbeat.unref();
-    this.loops = [this.fanOutLoop(), this.sendLoop()];
+    this.fanOut.start(() => this.fanOutStep());
+    this.sender.start(() => this.sendStep());
   }
 
   /** Something changed (new events, a test or replay): look now. */
   notify(): void {
     this.wakeSender();
-    this.fanOutWakeup.wake();
+    this.fanOut.wake();
   }
 
   private wakeSender(): void {
-    this.sendWakeup.wake();
+    this.sender.wake();
   }
 
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    outboxSignal.off('recorded', this.onRecorded);
-    this.notify();
-    await Promise.all(this.loops);
+    this.stopListening?.();
+    await Promise.all([this.fanOut.stop(), this.sender.stop()]);
     // Sends in flight finish and are recorded. While the store is out of reach their records
     // cannot be written: stop waits for that at most a lease, then leaves them to their leases
     // (another sender takes them over as interrupted attempts).
@@ -172,65 +172,47 @@ export class WebhookDispatcher {
     }
   }
 
-  private async fanOutLoop(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const { events, deliveries } = await this.o.deliveries.fanOut(this.o.clock().toISOString());
-        this.fanOutFailures.succeeded();
-        if (deliveries > 0) this.wakeSender();
-        if (events > 0) continue;
-      } catch (error) {
-        await this.fanOutWakeup.sleep(this.fanOutFailures.failed(error));
-        continue;
-      }
-      await this.fanOutWakeup.sleep(this.o.pollMs);
-    }
+  /** Fans out a batch of events; runs again at once while there were some. */
+  private async fanOutStep(): Promise<number> {
+    const { events, deliveries } = await this.o.deliveries.fanOut(this.o.clock().toISOString());
+    if (deliveries > 0) this.wakeSender();
+    return events > 0 ? 0 : this.o.pollMs;
   }
 
-  private async sendLoop(): Promise<void> {
-    while (!this.stopped) {
-      let claimed: ClaimedDelivery[] = [];
-      try {
-        const free = this.o.concurrency - this.inFlight.size;
-        // With a backlog, claim in batches (an eighth of the slots at least) rather than one
-        // claim per finished delivery: each claim is a transaction and an index scan.
-        if (free < Math.ceil(this.o.concurrency / 8) && this.inFlight.size > 0) {
-          await this.sendWakeup.sleep(this.o.pollMs);
-          continue;
-        }
-        claimed =
-          free > 0
-            ? await this.o.deliveries.claim({
-                owner: this.workerId,
-                now: this.o.clock().toISOString(),
-                leaseMs: this.o.leaseMs,
-                max: free,
-                full: this.slots.full(),
-                choose: (due, max) => this.slots.choose(due, max),
-              })
-            : [];
-        this.claimFailures.succeeded();
-      } catch (error) {
-        await this.sendWakeup.sleep(this.claimFailures.failed(error));
-        continue;
-      }
-      for (const c of claimed) {
-        const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
-        this.slots.take(key);
-        this.leased.add(c.delivery.id);
-        const task = this.deliver(c)
-          .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
-          .finally(() => {
-            // Its lease is no longer renewed: if its outcome was not recorded, it is taken over once the lease runs out.
-            this.leased.delete(c.delivery.id);
-            this.slots.release(key);
-            this.inFlight.delete(task);
-            this.wakeSender();
-          });
-        this.inFlight.add(task);
-      }
-      if (claimed.length === 0 || this.inFlight.size >= this.o.concurrency) await this.sendWakeup.sleep(this.o.pollMs);
+  /** Claims as many due deliveries as there are free slots and starts sending them. */
+  private async sendStep(): Promise<StepResult> {
+    const free = this.o.concurrency - this.inFlight.size;
+    // With a backlog, claim in batches (an eighth of the slots at least) rather than one
+    // claim per finished delivery: each claim is a transaction and an index scan. Deliveries
+    // that end wake the loop.
+    if (free < Math.ceil(this.o.concurrency / 8) && this.inFlight.size > 0) return { sleepMs: this.o.pollMs, tried: false };
+    const claimed =
+      free > 0
+        ? await this.o.deliveries.claim({
+            owner: this.workerId,
+            now: this.o.clock().toISOString(),
+            leaseMs: this.o.leaseMs,
+            max: free,
+            full: this.slots.full(),
+            choose: (due, max) => this.slots.choose(due, max),
+          })
+        : [];
+    for (const c of claimed) {
+      const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
+      this.slots.take(key);
+      this.leased.add(c.delivery.id);
+      const task = this.deliver(c)
+        .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => {
+          // Its lease is no longer renewed: if its outcome was not recorded, it is taken over once the lease runs out.
+          this.leased.delete(c.delivery.id);
+          this.slots.release(key);
+          this.inFlight.delete(task);
+          this.wakeSender();
+        });
+      this.inFlight.add(task);
     }
+    return claimed.length === 0 || this.inFlight.size >= this.o.concurrency ? this.o.pollMs : 0;
   }
 
   private async deliver(claimed: ClaimedDelivery): Promise<void> {
