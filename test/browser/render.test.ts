@@ -1,10 +1,10 @@
 // Rendering with real Chromium through both engines: script content, waits, selectors, timeouts, redirects, screenshots, errors, crashes.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBrowserPool, type ChromiumPool } from '../../src/browser/index.js';
 import { pngSize, startBrowserSite, type BrowserSite } from '../fixtures/browser-site.js';
+import { refusedPort as findRefusedPort } from '../helpers/ports.js';
 import { CHROMIUM, ENGINES, expectFailure, request } from './helpers.js';
 
 let site: BrowserSite;
@@ -28,11 +28,8 @@ before(async () => {
       },
     },
   );
-  // A port with nobody listening.
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  refusedPort = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  // A port with nobody listening (and none of the test files beside this one either).
+  refusedPort = await findRefusedPort();
 });
 
 after(async () => {
