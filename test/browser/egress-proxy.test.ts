@@ -1,12 +1,13 @@
 // The egress proxy on its own (a Node client instead of Chromium): checked connections, refusals and their records, upstream proxies.
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/net/address-guard.js';
 import { EGRESS_HEADER, EgressProxy, type EgressProxyOptions } from '../../src/browser/egress-proxy.js';
 import { startBrowserSite, type BrowserSite } from '../fixtures/browser-site.js';
 import { startProxy, type TestProxy } from '../fixtures/proxy-server.js';
+import { refusedPort as findRefusedPort } from '../helpers/ports.js';
 
 const PUBLIC = '93.184.215.14';
 let site: BrowserSite;
@@ -75,10 +76,7 @@ function tunnel(proxy: EgressProxy, authority: string, path = '/final'): Promise
 
 before(async () => {
   site = await startBrowserSite();
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  refusedPort = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
+  refusedPort = await findRefusedPort();
 });
 
 after(async () => {

@@ -6,8 +6,13 @@ import type { PageErrorCode } from '../../src/page/errors.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ENGINES: readonly BrowserEngineName[] = ['playwright', 'puppeteer'];
 
+/**
+ * A render request. The default budget only has to outlast opening a page (and, for a browser's first
+ * render, launching it) on a loaded 2-core machine running test files side by side: first renders
+ * were seen to pass 8 s there. Tests that wait for a timeout set their own `timeoutMs`.
+ */
 export function request(engine: BrowserEngineName, url: string, extra: Partial<RenderRequest> = {}): RenderRequest {
-  return { url, engine, timeoutMs: 8_000, userAgent: 'crawlservice-test/1.0', allowPrivateAddresses: true, ...extra };
+  return { url, engine, timeoutMs: 20_000, userAgent: 'crawlservice-test/1.0', allowPrivateAddresses: true, ...extra };
 }
 
 /** Awaits a render that must fail with `code`; returns the error and how long it took. */

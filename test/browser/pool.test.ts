@@ -371,7 +371,10 @@ describe('close', () => {
     const { engine, pool } = setup();
     engine.launchDelayMs = 200;
     const pending = codeOf(pool.render(req('/x')));
-    await sleep(20);
+    // The render first checks the executable (file system): close once the launch is under way,
+    // not after a fixed 20 ms, which a loaded machine spends before the launch starts.
+    for (let i = 0; i < 100 && engine.launches === 0; i++) await sleep(2);
+    assert.equal(engine.launches, 1, 'the launch started');
     await pool.close();
     assert.equal(await pending, 'ABORTED');
     assert.equal(engine.browsers.length, 1);

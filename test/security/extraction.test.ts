@@ -67,7 +67,7 @@ describe('extraction of pathological pages, real process with --max-old-space-si
 
   /** Scrapes `path` while /health is polled; returns the answer and the health figures. */
   async function scrapeWatched(path: string) {
-    const health: HealthWatch = watchHealth(`${service.url}/health`);
+    const health: HealthWatch = watchHealth(`${service.url}/health`, service.child.pid);
     const started = Date.now();
     let answer: Awaited<ReturnType<typeof scrape>> | undefined;
     let failure: unknown;
@@ -119,7 +119,7 @@ describe('extraction of pathological pages, real process with --max-old-space-si
     });
     assert.equal(res.status, 200);
     const jobId = ((await res.json()) as { data: { job_id: string } }).data.job_id;
-    const health = watchHealth(`${service.url}/health`);
+    const health = watchHealth(`${service.url}/health`, service.child.pid);
     const deadline = Date.now() + 120_000;
     let status: Record<string, unknown> = {};
     while (Date.now() < deadline) {

@@ -75,7 +75,9 @@ async function failsWith(opts: FetchOptions, codes: FetchErrorCode[]): Promise<{
 
 after(() => closeDispatchers());
 
-describe('fetch through a proxy that answers CONNECT badly', () => {
+// Each test has a proxy of its own (and so undici pools of its own) and mostly waits out the 2 s
+// it watches that proxy for: the tests of a suite run side by side.
+describe('fetch through a proxy that answers CONNECT badly', { concurrency: true }, () => {
   const cases: Array<[Mode, FetchErrorCode[]]> = [
     ['drop', ['PROXY_ERROR']],
     ['refuse-close', ['PROXY_ERROR']],
@@ -132,7 +134,7 @@ describe('fetch through a proxy that answers CONNECT badly', () => {
   });
 });
 
-describe('API: scrapes and crawls through such a proxy end', () => {
+describe('API: scrapes and crawls through such a proxy end', { concurrency: true }, () => {
   let t: TestApp;
   before(async () => {
     // The bad proxies listen on loopback: ALLOW_LOCAL_TARGETS lets requests name them.
