@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowlistEntry } from './net/proxy-policy.js';
 import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
+import { isSchemaName } from './store/postgres.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -68,7 +69,7 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v), 'must be a lower-case PostgreSQL name: a-z, 0-9 and _, not starting with a digit, at most 63 characters'),
+    .refine((v) => v === undefined || isSchemaName(v), 'must be a lower-case PostgreSQL name: a-z, 0-9 and _, not starting with a digit, at most 63 characters'),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   API_KEYS: z
     .string()

@@ -10,8 +10,13 @@ pg.types.setTypeParser(20, (value) => Number(value));
 /** How long taking a connection may wait before the request fails (a database that does not answer). */
 const CONNECT_TIMEOUT_MS = 3000;
 
+/** A schema name PostgreSQL takes unquoted and unchanged: lower case, at most 63 bytes (NAMEDATALEN - 1). */
+export function isSchemaName(name: string): boolean {
+  return /^[a-z_][a-z0-9_]{0,62}$/.test(name);
+}
+
 export async function openPostgres(url: string, schema?: string, onConnectionError: (error: Error) => void = () => undefined): Promise<Db> {
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+  if (schema !== undefined && !isSchemaName(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
   }
   if (schema) {

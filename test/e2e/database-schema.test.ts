@@ -1,11 +1,10 @@
 // Scale-out on a shared PostgreSQL: DATABASE_SCHEMA gives the service a schema of its own, used by
 // every command (serve, migrate, keys); keys made with the CLI are separate owners.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type SiteServer, startSiteServer } from '../fixtures/site-server.js';
-import { POSTGRES_URL, tempDir } from '../helpers/databases.js';
+import { POSTGRES_URL, postgresDatabase, tempDir } from '../helpers/databases.js';
 import { runCli, startService } from '../helpers/process.js';
 
 const KEY = /cs_[A-Za-z0-9_-]{43}/;
@@ -21,26 +20,20 @@ async function tablesIn(schema: string): Promise<string[]> {
   }
 }
 
-async function dropSchemas(...schemas: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('DATABASE_SCHEMA', () => {
-  const schema = `cs_e2e_${randomBytes(5).toString('hex')}`;
-  const other = `cs_e2e_${randomBytes(5).toString('hex')}`;
+  // Two fresh schema names of the test databases' own, and their removal.
+  const own = postgresDatabase();
+  const elsewhereDb = postgresDatabase();
+  const schema = own.target.schema as string;
+  const other = elsewhereDb.target.schema as string;
   let site: SiteServer;
   before(async () => {
     site = await startSiteServer();
   });
   after(async () => {
     await site.close();
-    await dropSchemas(schema, other);
+    await own.drop();
+    await elsewhereDb.drop();
   });
 
   it('refuses a name PostgreSQL would need quoted, and a schema without PostgreSQL', () => {
