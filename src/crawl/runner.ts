@@ -72,11 +72,17 @@ export class CrawlRunner {
   readonly workerId = randomUUID();
   private readonly hosts: HostLimiter;
   private readonly jobs = new Map<string, JobContext>();
-  private active = 0;
   private readonly loop: BackgroundLoop;
   /** When the loop last took back expired leases (once a heartbeat). */
   private lastRelease = 0;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Pages this worker is working on, from their claim until their task ends (whatever the fence says). */
+  private readonly working = new Set<number>();
+  /**
+   * A claim failed: its commit may have gone through with its answer lost, leaving pages leased
+   * to this worker that it does not know of. They are given back at the next turn that reaches the store.
+   */
+  private claimInDoubt = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private renewing = false;
   private lastHeartbeat = 0;
@@ -160,28 +166,42 @@ export class CrawlRunner {
       const released = await this.o.store.releaseExpiredLeases(this.now());
       if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
     }
-    const free = this.o.concurrency - this.active;
+    if (this.claimInDoubt) {
+      // Claims happen only in this loop, so every page leased to this worker is in `working` but those of the lost answer.
+      const released = await this.o.store.releaseUnworked(this.workerId, [...this.working]);
+      this.claimInDoubt = false;
+      if (released > 0) this.o.logger.info({ released }, 'gave back crawl pages of a claim whose answer was lost');
+    }
+    const free = this.o.concurrency - this.working.size;
     // A claim is a transaction of its own: while pages are in flight it waits until a batch
     // of slots is free, instead of costing one transaction for every page that ends.
-    const worthClaiming = free >= this.claimBatch || (free > 0 && this.active === 0);
+    const worthClaiming = free >= this.claimBatch || (free > 0 && this.working.size === 0);
     // Taken with the claim's `now`: the lease's local deadline starts no later than the lease itself.
     const since = performance.now();
-    const claimed = worthClaiming ? await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency }) : [];
+    let claimed: ClaimedPage[] = [];
+    if (worthClaiming) {
+      try {
+        claimed = await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency });
+      } catch (error) {
+        this.claimInDoubt = true;
+        throw error;
+      }
+    }
     for (const page of claimed) this.launch(page, since);
     // Pages that end wake the loop: it sleeps while it cannot claim a batch.
-    const sleepMs = claimed.length === 0 || this.active + this.claimBatch > this.o.concurrency ? this.pollMs : 0;
+    const sleepMs = claimed.length === 0 || this.working.size + this.claimBatch > this.o.concurrency ? this.pollMs : 0;
     // A turn that asked the store nothing says nothing of an outage (pages in flight may be waiting for the store).
     return releasing || worthClaiming ? sleepMs : { sleepMs, tried: false };
   }
 
   private launch(page: ClaimedPage, since: number): void {
-    this.active++;
+    this.working.add(page.id);
     const signal = this.fence.hold(page.id, since);
     const task = this.run(page, signal)
       .catch((error: unknown) => this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'))
       .finally(() => {
         this.fence.drop(page.id);
-        this.active--;
+        this.working.delete(page.id);
         this.inFlight.delete(task);
         this.notify();
       });

@@ -168,6 +168,22 @@ export class CrawlStore {
       .execute();
   }
 
+  /**
+   * Gives back every page leased to `owner` but those it is working on (`keep`): pages of a claim
+   * whose commit went through while its answer was lost (the connection dropped during COMMIT),
+   * which the worker cannot know it holds. Returns how many were given back.
+   */
+  async releaseUnworked(owner: string, keep: readonly number[]): Promise<number> {
+    let query = this.db
+      .updateTable('crawl_pages')
+      .set({ state: 'queued', lease_until: null, lease_owner: null })
+      .where('state', '=', 'in_flight')
+      .where('lease_owner', '=', owner);
+    if (keep.length > 0) query = query.where('id', 'not in', [...keep]);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Puts pages whose lease ran out (their worker died) back in the queue. */
   async releaseExpiredLeases(now: string): Promise<number> {
     const result = await this.db
