@@ -1,7 +1,8 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
-import { insertJob } from '../jobs/job-store.js';
+import type { OutboxSignal } from '../events/outbox.js';
+import { createJob, deleteJobs, endJob, expiredJobIds, findJob, jobById, lockJob, setJobProgress, startJob } from '../jobs/job-store.js';
+import { crawlEvents } from './events.js';
 import type { Dialect } from '../store/database.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 import type { Database, JobTable } from '../store/schema.js';
@@ -97,38 +98,22 @@ export class CrawlStore {
   async create(input: { id: string; ownerId: string; options: CrawlOptions; request: Record<string, unknown>; now: string; retentionMs: number }): Promise<void> {
     const { id, ownerId, options, now } = input;
     await this.db.transaction().execute(async (trx) => {
-      await insertJob(trx, {
-        id,
-        ownerId,
-        kind: 'crawl',
-        status: 'pending',
-        url: options.seed,
-        options: { request: input.request, resolved: options },
-        createdAt: now,
-        expiresAt: addMs(now, input.retentionMs),
-      });
-      await trx.updateTable('jobs').set({ total: 1 }).where('id', '=', id).execute();
+      const job = { id, ownerId, kind: 'crawl' as const, status: 'pending', url: options.seed, options: { request: input.request, resolved: options }, createdAt: now };
+      await createJob(trx, { ...job, expiresAt: addMs(now, input.retentionMs), total: 1 }, [crawlEvents['crawl.created']({ id, owner_id: ownerId, url: options.seed, created_at: now })], this.outbox);
       await trx
         .insertInto('crawl_pages')
         .values({ job_id: id, url: options.seed, depth: 0, state: 'queued', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: null })
         .execute();
-      await recordEvent(trx, {
-        ownerId,
-        type: 'crawl.created',
-        subjectId: id,
-        createdAt: now,
-        payload: { job_id: id, status: 'created', url: options.seed, created_at: now },
-      }, this.outbox);
     });
   }
 
   async find(ownerId: string, id: string): Promise<CrawlJob | undefined> {
-    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where('kind', '=', 'crawl').executeTakeFirst();
+    return findJob(this.db, ownerId, id, 'crawl');
   }
 
   /** The options a crawl was created with (as stored with its job). */
   async options(jobId: string): Promise<{ resolved: CrawlOptions; ownerId: string } | undefined> {
-    const row = await this.db.selectFrom('jobs').select(['options', 'owner_id']).where('id', '=', jobId).executeTakeFirst();
+    const row = await jobById(this.db, jobId);
     if (!row) return undefined;
     return { ...(JSON.parse(row.options) as { resolved: CrawlOptions }), ownerId: row.owner_id };
   }
@@ -200,11 +185,10 @@ export class CrawlStore {
    * crawl cannot starve a small one; at most `perJob` in flight per crawl. Marks crawls whose
    * first page this is as started (crawl.started).
    */
-  async claim(input: { owner: string; now: string; leaseMs: number; max: number; perJob: number; exclude?: ReadonlySet<string> }): Promise<ClaimedPage[]> {
+  async claim(input: { owner: string; now: string; leaseMs: number; max: number; perJob: number }): Promise<ClaimedPage[]> {
     if (input.max <= 0) return [];
     return this.db.transaction().execute(async (trx) => {
-      const jobs = await crawlsWithQueuedPages(trx, input.now, 200);
-      const candidates = jobs.filter((id) => !input.exclude?.has(id));
+      const candidates = await crawlsWithQueuedPages(trx, input.now, 200);
       if (candidates.length === 0) return [];
       const inFlight = await trx
         .selectFrom('crawl_pages')
@@ -249,22 +233,7 @@ export class CrawlStore {
   }
 
   private async markStarted(trx: Trx, jobId: string, now: string): Promise<void> {
-    const result = await trx
-      .updateTable('jobs')
-      .set({ started_at: now, updated_at: now })
-      .where('id', '=', jobId)
-      .where('started_at', 'is', null)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return;
-    const job = await trx.selectFrom('jobs').select(['owner_id', 'url', 'created_at']).where('id', '=', jobId).executeTakeFirstOrThrow();
-    await recordEvent(trx, {
-      ownerId: job.owner_id,
-      type: 'crawl.started',
-      subjectId: jobId,
-      createdAt: now,
-      payload: { job_id: jobId, status: 'running', url: job.url, created_at: job.created_at, started_at: now },
-    }, this.outbox);
+    await startJob(trx, jobId, now, (job) => crawlEvents['crawl.started'](job, now), this.outbox);
   }
 
   /** Gives a page back to the queue for another attempt at `availableAt`. */
@@ -286,10 +255,8 @@ export class CrawlStore {
    */
   async finishPage(outcome: PageOutcome): Promise<PageRecord> {
     return this.db.transaction().execute(async (trx) => {
-      let jobQuery = trx.selectFrom('jobs').selectAll().where('id', '=', outcome.jobId);
-      // Serializes the page completions of one crawl on PostgreSQL (SQLite has one writer anyway).
-      if (this.dialect === 'postgres') jobQuery = jobQuery.forUpdate();
-      const job = await jobQuery.executeTakeFirst();
+      // Locked: serializes the page completions of one crawl.
+      const job = await lockJob(trx, this.dialect, outcome.jobId);
       const state: PageState = outcome.failed ? 'failed' : 'done';
       if (!job || job.status !== 'pending') {
         await trx
@@ -319,20 +286,15 @@ export class CrawlStore {
       if (outcome.alias) await this.markAlias(trx, outcome.jobId, outcome.alias, outcome.now);
       const admitted = await this.admitLinks(trx, outcome.jobId, outcome.links, outcome.linkDepth, outcome.limit - job.total, outcome.now);
 
-      const completed = job.completed + (outcome.saved ? 1 : 0);
-      const failed = job.failed + (outcome.failed ? 1 : 0);
-      await trx
-        .updateTable('jobs')
-        .set({
-          total: job.total + admitted,
-          completed,
-          failed,
-          credits_used: job.credits_used + (outcome.saved ? 1 : 0),
-          updated_at: outcome.now,
-          ...(outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { error_message: outcome.failed.error, error_code: outcome.failed.code } : {}),
-        })
-        .where('id', '=', outcome.jobId)
-        .execute();
+      const progress = {
+        total: job.total + admitted,
+        completed: job.completed + (outcome.saved ? 1 : 0),
+        failed: job.failed + (outcome.failed ? 1 : 0),
+        credits_used: job.credits_used + (outcome.saved ? 1 : 0),
+      };
+      // The seed's failure is the crawl's reason if it ends failed.
+      const firstError = outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { message: outcome.failed.error, code: outcome.failed.code } : undefined;
+      await setJobProgress(trx, outcome.jobId, { ...progress, at: outcome.now, firstError });
 
       // Existence, not a count: a big crawl can have tens of thousands of queued pages.
       const open = await trx
@@ -343,7 +305,7 @@ export class CrawlStore {
         .limit(1)
         .executeTakeFirst();
       if (open === undefined) {
-        await this.finishJob(trx, { ...job, completed, failed, total: job.total + admitted, credits_used: job.credits_used + (outcome.saved ? 1 : 0) }, outcome, outcome.now);
+        await this.finishJob(trx, { ...job, ...progress, ...(firstError ? { error_message: firstError.message, error_code: firstError.code } : {}) }, outcome, outcome.now);
       }
       return { recorded: true, room: outcome.limit - job.total - admitted };
     });
@@ -399,82 +361,34 @@ export class CrawlStore {
   }
 
   private async finishJob(trx: Trx, job: CrawlJob, outcome: PageOutcome, now: string): Promise<void> {
-    const status = job.completed > 0 ? 'completed' : 'failed';
+    const status: 'completed' | 'failed' = job.completed > 0 ? 'completed' : 'failed';
     // Why it failed: the seed's failure, else this last page's, else nothing was saved.
     const reason = job.error_message !== null ? { message: job.error_message, code: job.error_code } : outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' };
-    const errorMessage = status === 'failed' ? reason.message : null;
-    const errorCode = status === 'failed' ? reason.code : null;
-    await trx
-      .updateTable('jobs')
-      .set({ status, finished_at: now, updated_at: now, expires_at: addMs(now, outcome.retentionMs), error_message: errorMessage, error_code: errorCode })
-      .where('id', '=', job.id)
-      .execute();
-    await recordEvent(trx, {
-      ownerId: job.owner_id,
-      type: `crawl.${status}`,
-      subjectId: job.id,
-      createdAt: now,
-      payload: {
-        job_id: job.id,
-        status,
-        url: job.url,
-        total: job.total,
-        completed: job.completed,
-        failed: job.failed,
-        credits_used: job.credits_used,
-        ...(errorMessage ? { error_message: errorMessage } : {}),
-        ...(errorCode ? { error_code: errorCode } : {}),
-        created_at: job.created_at,
-        completed_at: now,
-      },
-    }, this.outbox);
+    const end = { status, at: now, expiresAt: addMs(now, outcome.retentionMs), error: status === 'failed' ? reason : null };
+    await endJob(trx, job.id, end, crawlEvents[`crawl.${status}`], this.outbox);
   }
 
   /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */
   async cancel(ownerId: string, jobId: string, now: string, retentionMs: number): Promise<'cancelled' | 'finished' | 'missing'> {
     return this.db.transaction().execute(async (trx) => {
-      let q = trx.selectFrom('jobs').selectAll().where('id', '=', jobId).where('owner_id', '=', ownerId).where('kind', '=', 'crawl');
-      if (this.dialect === 'postgres') q = q.forUpdate();
-      const job = await q.executeTakeFirst();
+      const job = await lockJob(trx, this.dialect, jobId, { ownerId, kind: 'crawl' });
       if (!job) return 'missing';
       if (job.status !== 'pending') return 'finished';
-      await trx
-        .updateTable('jobs')
-        .set({ status: 'cancelled', finished_at: now, updated_at: now, expires_at: addMs(now, retentionMs) })
-        .where('id', '=', jobId)
-        .execute();
+      await endJob(trx, jobId, { status: 'cancelled', at: now, expiresAt: addMs(now, retentionMs) }, crawlEvents['crawl.cancelled'], this.outbox);
       await trx.updateTable('crawl_pages').set({ state: 'skipped', error: 'cancelled' }).where('job_id', '=', jobId).where('state', '=', 'queued').execute();
-      await recordEvent(trx, {
-        ownerId,
-        type: 'crawl.cancelled',
-        subjectId: jobId,
-        createdAt: now,
-        payload: {
-          job_id: jobId,
-          status: 'cancelled',
-          url: job.url,
-          total: job.total,
-          completed: job.completed,
-          failed: job.failed,
-          credits_used: job.credits_used,
-          created_at: job.created_at,
-          cancelled_at: now,
-        },
-      }, this.outbox);
       return 'cancelled';
     });
   }
 
   /** Deletes crawls past expires_at with their frontier and results. */
   async deleteExpired(now: string): Promise<number> {
-    const expired = await this.db.selectFrom('jobs').select('id').where('kind', '=', 'crawl').where('expires_at', '<', now).limit(1000).execute();
-    if (expired.length === 0) return 0;
-    const ids = expired.map((e) => e.id);
+    const ids = await expiredJobIds(this.db, 'crawl', now, 1000);
+    if (ids.length === 0) return 0;
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
       await deleteScreenshotsOfJobs(trx, ids);
       await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
-      await trx.deleteFrom('jobs').where('id', 'in', ids).execute();
+      await deleteJobs(trx, ids);
     });
     return ids.length;
   }

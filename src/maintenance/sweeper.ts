@@ -5,7 +5,9 @@ import type { CrawlStore } from '../crawl/store.js';
 import type { PageCache } from '../scrape/page-cache.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
+import { deleteJobs, expiredJobIds, pendingScrapesCreatedBefore } from '../jobs/job-store.js';
+import { failInterruptedScrape, INTERRUPTED_SCRAPE_MS } from '../scrape/interrupted.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 
@@ -21,39 +23,16 @@ export interface SweeperOptions {
   outbox?: OutboxSignal;
 }
 
-/**
- * A scrape runs within its request (at most its `timeout` plus extraction's budget): one still
- * pending this long after it started was cut off, by a process that died or a store that
- * stopped taking its last write. It would stay pending until it expires.
- */
-export const INTERRUPTED_SCRAPE_MS = 10 * 60_000;
-
-const INTERRUPTED_MESSAGE = 'Interrupted: the scrape stopped before its result was saved (the process stopped or the store was unreachable)';
+/** Expired scrapes deleted per transaction. */
+const EXPIRED_BATCH = 500;
 
 /** Marks scrapes that can no longer end as failed, each with its scrape.failed event. */
 async function failInterruptedScrapes(db: Kysely<Database>, now: Date, outbox: OutboxSignal | undefined): Promise<number> {
   const before = new Date(now.getTime() - INTERRUPTED_SCRAPE_MS).toISOString();
-  const at = now.toISOString();
-  const stale = await db.selectFrom('jobs').select(['id', 'owner_id', 'url', 'created_at']).where('kind', '=', 'scrape').where('status', '=', 'pending').where('created_at', '<', before).limit(500).execute();
+  const stale = await pendingScrapesCreatedBefore(db, before, 500);
   let failed = 0;
   for (const job of stale) {
-    await db.transaction().execute(async (trx) => {
-      const ended = await trx
-        .updateTable('jobs')
-        .set({ status: 'failed', error_message: INTERRUPTED_MESSAGE, error_code: 'INTERRUPTED', finished_at: at, updated_at: at, total: 1, failed: 1 })
-        .where('id', '=', job.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(ended.numUpdatedRows) === 0) return;
-      failed += 1;
-      await recordEvent(trx, {
-        ownerId: job.owner_id,
-        type: 'scrape.failed',
-        subjectId: job.id,
-        createdAt: at,
-        payload: { job_id: job.id, status: 'failed', url: job.url, error_message: INTERRUPTED_MESSAGE, error_code: 'INTERRUPTED', credits_used: 0, created_at: job.created_at, completed_at: at },
-      }, outbox);
-    });
+    if (await failInterruptedScrape(db, job.id, now.toISOString(), outbox)) failed += 1;
   }
   return failed;
 }
@@ -66,12 +45,17 @@ export async function sweepOnce(
   const interruptedScrapes = await failInterruptedScrapes(options.db, now, options.outbox);
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
   const crawls = await options.crawls.deleteExpired(now.toISOString());
-  const jobs = await options.db.transaction().execute(async (trx) => {
-    const expired = trx.selectFrom('jobs').select('id').where('kind', '=', 'scrape').where('expires_at', '<', now.toISOString());
-    await deleteScreenshotsOfJobs(trx, expired);
-    const result = await trx.deleteFrom('jobs').where('id', 'in', expired).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
+  let jobs = 0;
+  // In batches (a bounded IN list), until none is left.
+  for (;;) {
+    const expired = await expiredJobIds(options.db, 'scrape', now.toISOString(), EXPIRED_BATCH);
+    if (expired.length === 0) break;
+    jobs += await options.db.transaction().execute(async (trx) => {
+      await deleteScreenshotsOfJobs(trx, expired);
+      return deleteJobs(trx, expired);
+    });
+    if (expired.length < EXPIRED_BATCH) break;
+  }
   return { cacheEntries, jobs, crawls, interruptedScrapes };
 }
 

@@ -3,9 +3,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
 import { CapabilityUnavailableError } from '../domain/errors.js';
-import { createJobWithEvents, updateJob } from '../jobs/job-store.js';
+import { createJobWithEvents, endJob } from '../jobs/job-store.js';
+import { scrapeEvents } from './events.js';
 import type { Database } from '../store/schema.js';
 import { type Clock, iso } from '../util/time.js';
 import { BrowserError } from '../browser/types.js';
@@ -71,6 +72,7 @@ export class ScrapeService {
     const jobId = run.jobId ?? randomUUID();
     const createdAt = iso(clock());
     const url = new URL(request.url).href;
+    const job = { id: jobId, owner_id: ownerId, url, created_at: createdAt };
     await createJobWithEvents(
       db,
       {
@@ -84,10 +86,7 @@ export class ScrapeService {
         startedAt: createdAt,
         expiresAt: iso(new Date(Date.parse(createdAt) + this.deps.retentionMs)),
       },
-      [
-        { type: 'scrape.created', payload: { job_id: jobId, status: 'created', url, created_at: createdAt } },
-        { type: 'scrape.started', payload: { job_id: jobId, status: 'running', url, created_at: createdAt, started_at: createdAt } },
-      ],
+      [scrapeEvents['scrape.created'](job), scrapeEvents['scrape.started'](job, createdAt)],
       this.deps.outbox,
     );
 
@@ -102,32 +101,9 @@ export class ScrapeService {
       const failure = storeFailure ? storeFailureOfPage(storeFailure) : pageFailure;
       if (failure.code === 'INTERNAL' && !storeFailure) this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
       const finishedAt = iso(clock());
-      const recorded = db.transaction().execute(async (trx) => {
-        await updateJob(trx, jobId, {
-          status: 'failed',
-          finished_at: finishedAt,
-          updated_at: finishedAt,
-          total: 1,
-          failed: 1,
-          error_message: failure.message,
-        });
-        await recordEvent(trx, {
-          ownerId,
-          type: 'scrape.failed',
-          subjectId: jobId,
-          createdAt: finishedAt,
-          payload: {
-            job_id: jobId,
-            status: 'failed',
-            url,
-            error_message: failure.message,
-            error_code: failure.code,
-            credits_used: 0,
-            created_at: createdAt,
-            completed_at: finishedAt,
-          },
-        }, this.deps.outbox);
-      });
+      const recorded = db.transaction().execute((trx) =>
+        endJob(trx, jobId, { status: 'failed', at: finishedAt, counts: { total: 1, failed: 1 }, error: failure }, scrapeEvents['scrape.failed'], this.deps.outbox),
+      );
       if (storeFailure) {
         await recorded.catch(() => undefined);
         throw error;
@@ -137,33 +113,9 @@ export class ScrapeService {
     }
 
     const finishedAt = iso(clock());
-    await db.transaction().execute(async (trx) => {
-      await updateJob(trx, jobId, {
-        status: 'completed',
-        finished_at: finishedAt,
-        updated_at: finishedAt,
-        total: 1,
-        completed: 1,
-        credits_used: 1,
-      });
-      await recordEvent(trx, {
-        ownerId,
-        type: 'scrape.completed',
-        subjectId: jobId,
-        createdAt: finishedAt,
-        payload: {
-          job_id: jobId,
-          status: 'completed',
-          url,
-          total: 1,
-          completed: 1,
-          failed: 0,
-          credits_used: 1,
-          created_at: createdAt,
-          completed_at: finishedAt,
-        },
-      }, this.deps.outbox);
-    });
+    await db.transaction().execute((trx) =>
+      endJob(trx, jobId, { status: 'completed', at: finishedAt, counts: { total: 1, completed: 1, credits_used: 1 } }, scrapeEvents['scrape.completed'], this.deps.outbox),
+    );
     return { job_id: jobId, jobId, status: 'completed', ...page };
   }
 }

@@ -1,6 +1,6 @@
 // Screenshots of browser renders: kept in the data store beside their job and deleted with it.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { pngSize } from './png.js';
 
@@ -61,9 +61,9 @@ export class ScreenshotStore {
  * Deletes the screenshots of these jobs (ids, or a query selecting them), inside the caller's
  * transaction that deletes the jobs themselves.
  */
-export async function deleteScreenshotsOfJobs(trx: Transaction<Database>, jobIds: string[] | SelectQueryBuilder<Database, 'jobs', { id: string }>): Promise<void> {
-  if (Array.isArray(jobIds) && jobIds.length === 0) return;
-  await trx.deleteFrom('screenshots').where('job_id', 'in', jobIds).execute();
+export async function deleteScreenshotsOfJobs(trx: Transaction<Database>, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await trx.deleteFrom('screenshots').where('job_id', 'in', [...jobIds]).execute();
 }
 
 /** Turns a stored relative screenshot path into the absolute URL a client can fetch; anything else is returned as is. */

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readEvents, recordEvent } from '../../src/events/outbox.js';
-import { createJobWithEvents, findJob, insertJob, updateJob } from '../../src/jobs/job-store.js';
+import { createJobWithEvents, endJob, findJob, insertJob } from '../../src/jobs/job-store.js';
+import { scrapeEvents } from '../../src/scrape/events.js';
 import { ApiKeys } from '../../src/keys/api-keys.js';
 import { PageCache, cacheKey } from '../../src/scrape/page-cache.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
@@ -71,11 +72,12 @@ for (const make of allDatabases()) {
     it('writes a job and its events in one transaction, and neither when it rolls back', async () => {
       const now = new Date().toISOString();
       const job = { id: crypto.randomUUID(), ownerId: 'owner-1', kind: 'scrape' as const, status: 'pending', url: 'https://example.com/', options: {}, createdAt: now };
-      await createJobWithEvents(db.kysely, job, [{ type: 'scrape.created', payload: { job_id: job.id } }]);
+      const facts = { id: job.id, owner_id: job.ownerId, url: job.url, created_at: now };
+      await createJobWithEvents(db.kysely, job, [scrapeEvents['scrape.created'](facts)]);
       assert.equal((await findJob(db.kysely, 'owner-1', job.id))?.status, 'pending');
       assert.equal(await findJob(db.kysely, 'owner-2', job.id), undefined, 'another owner cannot see it');
       const events = await readEvents(db.kysely, { subjectId: job.id });
-      assert.deepEqual(events.map((e) => [e.type, e.payload]), [['scrape.created', { job_id: job.id }]]);
+      assert.deepEqual(events.map((e) => [e.type, e.payload]), [['scrape.created', { job_id: job.id, status: 'created', url: job.url, created_at: now }]]);
 
       const doomed = { ...job, id: crypto.randomUUID() };
       await assert.rejects(
@@ -89,10 +91,17 @@ for (const make of allDatabases()) {
       assert.equal(await findJob(db.kysely, 'owner-1', doomed.id), undefined);
       assert.deepEqual(await readEvents(db.kysely, { subjectId: doomed.id }), []);
 
-      await updateJob(db.kysely, job.id, { status: 'completed', completed: 1, credits_used: 1 });
+      const end = { status: 'completed' as const, at: now, counts: { total: 1, completed: 1, credits_used: 1 } };
+      assert.equal(await db.kysely.transaction().execute((trx) => endJob(trx, job.id, end, scrapeEvents['scrape.completed'])), true);
       const done = await findJob(db.kysely, 'owner-1', job.id);
       assert.equal(done?.status, 'completed');
       assert.equal(done?.completed, 1);
+      assert.deepEqual((await readEvents(db.kysely, { subjectId: job.id })).map((e) => e.type), ['scrape.created', 'scrape.completed'], 'the end is written with its event');
+      // An ended job does not end again: neither its row nor a second event is written.
+      const again = { status: 'failed' as const, at: now, error: { message: 'late', code: 'INTERNAL' } };
+      assert.equal(await db.kysely.transaction().execute((trx) => endJob(trx, job.id, again, scrapeEvents['scrape.failed'])), false);
+      assert.equal((await findJob(db.kysely, 'owner-1', job.id))?.status, 'completed');
+      assert.equal((await readEvents(db.kysely, { subjectId: job.id })).length, 2);
     });
 
     it('orders events by a strictly increasing sequence', async () => {

@@ -1,0 +1,52 @@
+// The crawl.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
+import type { DomainEvent } from '../events/domain-event.js';
+import { type JobFacts, jobCreated, jobEvent, jobStarted } from '../jobs/job-events.js';
+import type { JobRow } from '../jobs/job-store.js';
+
+type Totals = { total: number; completed: number; failed: number; credits_used: number };
+export type CrawlEndedPayload = { job_id: string; status: 'completed' | 'failed'; url: string } & Totals & {
+  error_message?: string;
+  error_code?: string;
+  created_at: string;
+  completed_at: string;
+};
+export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & Totals & { created_at: string; cancelled_at: string };
+
+function ended<Status extends 'completed' | 'failed'>(status: Status, job: JobRow): DomainEvent<`crawl.${Status}`, CrawlEndedPayload> {
+  const at = job.finished_at ?? job.updated_at;
+  return jobEvent(`crawl.${status}`, job, at, {
+    job_id: job.id,
+    status,
+    url: job.url,
+    total: job.total,
+    completed: job.completed,
+    failed: job.failed,
+    credits_used: job.credits_used,
+    ...(job.error_message ? { error_message: job.error_message } : {}),
+    ...(job.error_code ? { error_code: job.error_code } : {}),
+    created_at: job.created_at,
+    completed_at: at,
+  });
+}
+
+export const crawlEvents = {
+  'crawl.created': (job: JobFacts) => jobCreated('crawl', job),
+  'crawl.started': (job: JobFacts, startedAt: string) => jobStarted('crawl', job, startedAt),
+  /** From the row as it ended (its counters, error and finished_at). */
+  'crawl.completed': (job: JobRow) => ended('completed', job),
+  'crawl.failed': (job: JobRow) => ended('failed', job),
+  'crawl.cancelled': (job: JobRow): DomainEvent<'crawl.cancelled', CrawlCancelledPayload> => {
+    const at = job.finished_at ?? job.updated_at;
+    return jobEvent('crawl.cancelled', job, at, {
+      job_id: job.id,
+      status: 'cancelled',
+      url: job.url,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+      credits_used: job.credits_used,
+      created_at: job.created_at,
+      cancelled_at: at,
+    });
+  },
+};
