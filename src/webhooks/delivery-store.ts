@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
 import { fromRow, type Subscription } from './subscription-store.js';
@@ -85,9 +86,7 @@ export class DeliveryStore {
    */
   async fanOut(now: string, batch = 500): Promise<{ events: number; deliveries: number }> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(batch);
-      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const events = await query.execute();
+      const events = await selectUndispatchedEvents(trx, this.dialect, batch);
       if (events.length === 0) return { events: 0, deliveries: 0 };
       const owners = [...new Set(events.map((e) => e.owner_id))];
       const subs = (await trx.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', owners).where('is_active', '=', 1).execute()).map(fromRow);
@@ -110,7 +109,7 @@ export class DeliveryStore {
         }
       }
       for (let i = 0; i < rows.length; i += 200) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
-      await trx.updateTable('events').set({ dispatched: 1 }).where('seq', 'in', events.map((e) => e.seq)).execute();
+      await markEventsDispatched(trx, events.map((e) => e.seq));
       return { events: events.length, deliveries: rows.length };
     });
   }
