@@ -6,7 +6,7 @@ import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../sto
 import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
-import { fromRow, type Subscription } from './subscription-store.js';
+import { activeSubscriptionsOf, countFinalDelivery, type Subscription, subscriptionsById } from './subscription-store.js';
 
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
@@ -54,9 +54,6 @@ export interface AttemptRecord {
   nextAttemptAt?: string;
 }
 
-/** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
-export const AUTO_DISABLE_AFTER = 10;
-
 /** A delivery a claim may take, with the receiver its limit counts. */
 export type DueDelivery = DeliveryRow & { receiver: string };
 
@@ -89,7 +86,7 @@ export class DeliveryStore {
       const events = await selectUndispatchedEvents(trx, this.dialect, batch);
       if (events.length === 0) return { events: 0, deliveries: 0 };
       const owners = [...new Set(events.map((e) => e.owner_id))];
-      const subs = (await trx.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', owners).where('is_active', '=', 1).execute()).map(fromRow);
+      const subs = await activeSubscriptionsOf(trx, owners);
       const byOwner = new Map<string, Subscription[]>();
       for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
       // A task's webhook_ids name subscriptions that receive its task events whatever their scope.
@@ -150,7 +147,7 @@ export class DeliveryStore {
       const due = input.choose((await query.execute()).map(withReceiver), input.max);
       if (due.length === 0) return [];
       const subIds = [...new Set(due.map((d) => d.subscription_id))];
-      const subs = new Map((await trx.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', subIds).execute()).map((r) => [r.id, fromRow(r)]));
+      const subs = await subscriptionsById(trx, subIds);
 
       const fresh: DueDelivery[] = [];
       const resumed: Array<{ row: DueDelivery; attemptNumber: number }> = [];
@@ -250,7 +247,7 @@ export class DeliveryStore {
       })
       .where('id', '=', d.id)
       .execute();
-    await this.countFinal(trx, d.subscription_id, d.is_test === 1, 'failed', now);
+    await countFinalDelivery(trx, d.subscription_id, d.is_test === 1, 'failed', now);
   }
 
   /** Extends the leases `owner` holds: a live sender's heartbeat. */
@@ -328,31 +325,8 @@ export class DeliveryStore {
         response_body: a.responseBody ?? null,
       })
       .execute();
-    if (a.result !== 'retry') await this.countFinal(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
+    if (a.result !== 'retry') await countFinalDelivery(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
     return 'recorded';
-  }
-
-  private async countFinal(trx: Transaction<Database>, subscriptionId: string, isTest: boolean, result: 'delivered' | 'failed', at: string): Promise<void> {
-    const sub = await trx
-      .updateTable('webhook_subscriptions')
-      .set((eb) => ({
-        total_deliveries: eb('total_deliveries', '+', 1),
-        successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
-        failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
-        // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
-        ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
-        ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
-      }))
-      .where('id', '=', subscriptionId)
-      .returning(['consecutive_failures', 'is_active'])
-      .executeTakeFirst();
-    if (sub && !isTest && result === 'failed' && sub.is_active === 1 && sub.consecutive_failures >= AUTO_DISABLE_AFTER) {
-      await trx
-        .updateTable('webhook_subscriptions')
-        .set({ is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at })
-        .where('id', '=', subscriptionId)
-        .execute();
-    }
   }
 
   async find(subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {
