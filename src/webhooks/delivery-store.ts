@@ -6,6 +6,8 @@ import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../sto
 import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
+// subscription-store imports this module too (deleteDeliveriesOfSubscription); both use each
+// other only inside functions, so the cycle holds whichever module loads first.
 import { activeSubscriptionsOf, countFinalDelivery, type Subscription, subscriptionsById } from './subscription-store.js';
 
 export type DeliveryRow = WebhookDeliveryTable;
@@ -344,6 +346,16 @@ export class DeliveryStore {
     if (q.to) query = query.where('created_at', '<=', q.to);
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
   }
+}
+
+/**
+ * Deletes a subscription's deliveries and their attempts. Pass the transaction that deletes the
+ * subscription: the subscription and its history go together or not at all.
+ */
+export async function deleteDeliveriesOfSubscription(db: Kysely<Database> | Transaction<Database>, subscriptionId: string): Promise<void> {
+  const deliveries = db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscriptionId);
+  await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+  await db.deleteFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).execute();
 }
 
 function newDelivery(input: { sub: Subscription; eventId: string | null; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): DeliveryRow {

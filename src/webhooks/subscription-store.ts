@@ -2,6 +2,9 @@
 // and the reads and counters the delivery engine needs inside its own transactions.
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
+// delivery-store imports this module too; both use each other only inside functions, so the
+// cycle holds whichever module loads first.
+import { deleteDeliveriesOfSubscription } from './delivery-store.js';
 
 export type SubscriptionRow = WebhookSubscriptionTable;
 
@@ -170,9 +173,7 @@ export class SubscriptionStore {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
       if (Number(result.numDeletedRows) !== 1) return false;
-      const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', id);
-      await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
-      await trx.deleteFrom('webhook_deliveries').where('subscription_id', '=', id).execute();
+      await deleteDeliveriesOfSubscription(trx, id);
       return true;
     });
   }
