@@ -1,7 +1,11 @@
 // The events outbox: events are rows written inside the transaction of the change they report.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../store/schema.js';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Dialect } from '../store/database.js';
+import type { Database, EventTable } from '../store/schema.js';
+
+/** The store itself, or a transaction a caller holds the event rows' reads and writes in. */
+type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface NewEvent {
   ownerId: string;
@@ -50,7 +54,7 @@ export class OutboxSignal {
  * Records an event; pass the transaction that holds the state change it reports, and the app's
  * signal (without one, as in tools and tests, listeners find the event at their next poll).
  */
-export async function recordEvent(trx: Transaction<Database> | Kysely<Database>, event: NewEvent, signal?: OutboxSignal): Promise<string> {
+export async function recordEvent(trx: Executor, event: NewEvent, signal?: OutboxSignal): Promise<string> {
   const id = randomUUID();
   await trx
     .insertInto('events')
@@ -85,4 +89,23 @@ export async function readEvents(
     payload: JSON.parse(r.payload) as Record<string, unknown>,
     createdAt: r.created_at,
   }));
+}
+
+/** An event not yet turned into webhook deliveries, with what its deliveries are made of. */
+export type UndispatchedEvent = Pick<Selectable<EventTable>, 'seq' | 'id' | 'owner_id' | 'type' | 'subject_id' | 'payload'>;
+
+/**
+ * The oldest `limit` events not yet dispatched. On PostgreSQL they stay locked until `trx` ends
+ * and rows another fan-out holds are skipped, so concurrent fan-outs take disjoint batches: pass
+ * the transaction that writes their deliveries and marks them dispatched.
+ */
+export async function selectUndispatchedEvents(trx: Executor, dialect: Dialect, limit: number): Promise<UndispatchedEvent[]> {
+  let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  return query.execute();
+}
+
+/** Marks events dispatched; pass the transaction that wrote their deliveries, so neither happens alone. */
+export async function markEventsDispatched(trx: Executor, seqs: ReadonlyArray<UndispatchedEvent['seq']>): Promise<void> {
+  await trx.updateTable('events').set({ dispatched: 1 }).where('seq', 'in', seqs).execute();
 }

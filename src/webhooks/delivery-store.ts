@@ -3,9 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
-import { fromRow, type Subscription } from './subscription-store.js';
+// subscription-store imports this module too (deleteDeliveriesOfSubscription); both use each
+// other only inside functions, so the cycle holds whichever module loads first.
+import { activeSubscriptionsOf, countFinalDelivery, type Subscription, subscriptionsById } from './subscription-store.js';
 
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
@@ -53,9 +56,6 @@ export interface AttemptRecord {
   nextAttemptAt?: string;
 }
 
-/** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
-export const AUTO_DISABLE_AFTER = 10;
-
 /** A delivery a claim may take, with the receiver its limit counts. */
 export type DueDelivery = DeliveryRow & { receiver: string };
 
@@ -85,12 +85,10 @@ export class DeliveryStore {
    */
   async fanOut(now: string, batch = 500): Promise<{ events: number; deliveries: number }> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(batch);
-      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const events = await query.execute();
+      const events = await selectUndispatchedEvents(trx, this.dialect, batch);
       if (events.length === 0) return { events: 0, deliveries: 0 };
       const owners = [...new Set(events.map((e) => e.owner_id))];
-      const subs = (await trx.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', owners).where('is_active', '=', 1).execute()).map(fromRow);
+      const subs = await activeSubscriptionsOf(trx, owners);
       const byOwner = new Map<string, Subscription[]>();
       for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
       // A task's webhook_ids name subscriptions that receive its task events whatever their scope.
@@ -110,7 +108,7 @@ export class DeliveryStore {
         }
       }
       for (let i = 0; i < rows.length; i += 200) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
-      await trx.updateTable('events').set({ dispatched: 1 }).where('seq', 'in', events.map((e) => e.seq)).execute();
+      await markEventsDispatched(trx, events.map((e) => e.seq));
       return { events: events.length, deliveries: rows.length };
     });
   }
@@ -151,7 +149,7 @@ export class DeliveryStore {
       const due = input.choose((await query.execute()).map(withReceiver), input.max);
       if (due.length === 0) return [];
       const subIds = [...new Set(due.map((d) => d.subscription_id))];
-      const subs = new Map((await trx.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', subIds).execute()).map((r) => [r.id, fromRow(r)]));
+      const subs = await subscriptionsById(trx, subIds);
 
       const fresh: DueDelivery[] = [];
       const resumed: Array<{ row: DueDelivery; attemptNumber: number }> = [];
@@ -251,7 +249,7 @@ export class DeliveryStore {
       })
       .where('id', '=', d.id)
       .execute();
-    await this.countFinal(trx, d.subscription_id, d.is_test === 1, 'failed', now);
+    await countFinalDelivery(trx, d.subscription_id, d.is_test === 1, 'failed', now);
   }
 
   /** Extends the leases `owner` holds: a live sender's heartbeat. */
@@ -329,31 +327,8 @@ export class DeliveryStore {
         response_body: a.responseBody ?? null,
       })
       .execute();
-    if (a.result !== 'retry') await this.countFinal(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
+    if (a.result !== 'retry') await countFinalDelivery(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
     return 'recorded';
-  }
-
-  private async countFinal(trx: Transaction<Database>, subscriptionId: string, isTest: boolean, result: 'delivered' | 'failed', at: string): Promise<void> {
-    const sub = await trx
-      .updateTable('webhook_subscriptions')
-      .set((eb) => ({
-        total_deliveries: eb('total_deliveries', '+', 1),
-        successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
-        failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
-        // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
-        ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
-        ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
-      }))
-      .where('id', '=', subscriptionId)
-      .returning(['consecutive_failures', 'is_active'])
-      .executeTakeFirst();
-    if (sub && !isTest && result === 'failed' && sub.is_active === 1 && sub.consecutive_failures >= AUTO_DISABLE_AFTER) {
-      await trx
-        .updateTable('webhook_subscriptions')
-        .set({ is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at })
-        .where('id', '=', subscriptionId)
-        .execute();
-    }
   }
 
   async find(subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {
@@ -371,6 +346,16 @@ export class DeliveryStore {
     if (q.to) query = query.where('created_at', '<=', q.to);
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
   }
+}
+
+/**
+ * Deletes a subscription's deliveries and their attempts. Pass the transaction that deletes the
+ * subscription: the subscription and its history go together or not at all.
+ */
+export async function deleteDeliveriesOfSubscription(db: Kysely<Database> | Transaction<Database>, subscriptionId: string): Promise<void> {
+  const deliveries = db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscriptionId);
+  await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+  await db.deleteFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).execute();
 }
 
 function newDelivery(input: { sub: Subscription; eventId: string | null; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): DeliveryRow {

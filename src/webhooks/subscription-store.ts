@@ -1,8 +1,18 @@
-// Webhook subscriptions in the store: rows <-> the API's subscription objects, scoped to their owner.
-import type { Kysely, Updateable } from 'kysely';
+// Webhook subscriptions in the store: rows <-> the API's subscription objects, scoped to their owner,
+// and the reads and counters the delivery engine needs inside its own transactions.
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
+// delivery-store imports this module too; both use each other only inside functions, so the
+// cycle holds whichever module loads first.
+import { deleteDeliveriesOfSubscription } from './delivery-store.js';
 
 export type SubscriptionRow = WebhookSubscriptionTable;
+
+/** The store itself, or a transaction a caller holds the subscription rows' reads and writes in. */
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
+export const AUTO_DISABLE_AFTER = 10;
 
 /** A stored subscription: its writable fields plus identity, state and counters. */
 export interface Subscription extends SubscriptionFields {
@@ -163,10 +173,48 @@ export class SubscriptionStore {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
       if (Number(result.numDeletedRows) !== 1) return false;
-      const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', id);
-      await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
-      await trx.deleteFrom('webhook_deliveries').where('subscription_id', '=', id).execute();
+      await deleteDeliveriesOfSubscription(trx, id);
       return true;
     });
+  }
+}
+
+/** The active subscriptions of these owners: the ones their events fan out to. */
+export async function activeSubscriptionsOf(db: Executor, ownerIds: readonly string[]): Promise<Subscription[]> {
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', ownerIds).where('is_active', '=', 1).execute();
+  return rows.map(fromRow);
+}
+
+/** Subscriptions by id, active or not: a claim ends the queued deliveries of inactive ones. */
+export async function subscriptionsById(db: Executor, ids: readonly string[]): Promise<Map<string, Subscription>> {
+  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, fromRow(r)]));
+}
+
+/**
+ * Counts a delivery's final outcome on its subscription, and disables the subscription after
+ * AUTO_DISABLE_AFTER failures in a row. Pass the transaction that records the outcome, so the
+ * counters move exactly once per final delivery.
+ */
+export async function countFinalDelivery(db: Executor, subscriptionId: string, isTest: boolean, result: 'delivered' | 'failed', at: string): Promise<void> {
+  const sub = await db
+    .updateTable('webhook_subscriptions')
+    .set((eb) => ({
+      total_deliveries: eb('total_deliveries', '+', 1),
+      successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
+      failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
+      // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
+      ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
+      ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
+    }))
+    .where('id', '=', subscriptionId)
+    .returning(['consecutive_failures', 'is_active'])
+    .executeTakeFirst();
+  if (sub && !isTest && result === 'failed' && sub.is_active === 1 && sub.consecutive_failures >= AUTO_DISABLE_AFTER) {
+    await db
+      .updateTable('webhook_subscriptions')
+      .set({ is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at })
+      .where('id', '=', subscriptionId)
+      .execute();
   }
 }
