@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const db = app.db.kysely;
   const event = (i: number) => ({
     ownerId: owner,
-    type: 'crawl.completed',
+    type: 'crawl.completed' as const,
     subjectId: null,
     createdAt: new Date().toISOString(),
     payload: { job_id: `job-${i}`, status: 'completed', total: 1, completed: 1, failed: 0, credits_used: 1, sent_at_ms: performance.timeOrigin + performance.now() },

@@ -2,23 +2,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
+import type { EventType } from './catalogue.js';
+import type { DomainEvent } from './domain-event.js';
 import type { Database, EventTable } from '../store/schema.js';
 
 /** The store itself, or a transaction a caller holds the event rows' reads and writes in. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
-export interface NewEvent {
+/** An event to record: built by its type's constructor (crawl/events.ts, scrape/events.ts, tasks/events.ts). */
+export type NewEvent = DomainEvent<EventType>;
+
+/** An event as read back: its type is whatever the row holds (rows may predate a rename). */
+export interface StoredEvent {
+  seq: number;
+  id: string;
   ownerId: string;
   type: string;
-  /** The job, task or subscription the event is about. */
   subjectId: string | null;
   payload: Record<string, unknown>;
   createdAt: string;
-}
-
-export interface StoredEvent extends NewEvent {
-  seq: number;
-  id: string;
 }
 
 /**

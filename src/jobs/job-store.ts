@@ -1,8 +1,7 @@
 // The `jobs` table's one owner: job rows (scrapes and crawls), their counters, and every change of
 // their state written together with the event that reports it, in the caller's transaction.
 import type { Kysely, Transaction } from 'kysely';
-import type { DomainEvent } from '../events/domain-event.js';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
+import { type NewEvent, type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Dialect } from '../store/database.js';
 import type { Database, JobTable } from '../store/schema.js';
 
@@ -64,13 +63,13 @@ export async function insertJob(db: Executor, job: NewJob): Promise<void> {
 }
 
 /** Inserts the job and the events of its creation in the caller's transaction. */
-export async function createJob(trx: Transaction<Database>, job: NewJob, events: readonly DomainEvent[], signal?: OutboxSignal): Promise<void> {
+export async function createJob(trx: Transaction<Database>, job: NewJob, events: readonly NewEvent[], signal?: OutboxSignal): Promise<void> {
   await insertJob(trx, job);
   for (const event of events) await recordEvent(trx, event, signal);
 }
 
 /** Inserts the job and its first events in a transaction of their own. */
-export async function createJobWithEvents(db: Kysely<Database>, job: NewJob, events: readonly DomainEvent[], signal?: OutboxSignal): Promise<void> {
+export async function createJobWithEvents(db: Kysely<Database>, job: NewJob, events: readonly NewEvent[], signal?: OutboxSignal): Promise<void> {
   await db.transaction().execute((trx) => createJob(trx, job, events, signal));
 }
 
@@ -129,7 +128,7 @@ export async function setJobProgress(
  * Marks a pending job started at `at`, once, and records the event `eventOf` builds from it.
  * Answers false (and records nothing) when it had started or ended already.
  */
-export async function startJob(trx: Transaction<Database>, id: string, at: string, eventOf: (job: JobRow) => DomainEvent, signal?: OutboxSignal): Promise<boolean> {
+export async function startJob(trx: Transaction<Database>, id: string, at: string, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
   const result = await trx.updateTable('jobs').set({ started_at: at, updated_at: at }).where('id', '=', id).where('started_at', 'is', null).where('status', '=', 'pending').executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
   const job = await trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -142,7 +141,7 @@ export async function startJob(trx: Transaction<Database>, id: string, at: strin
  * transaction: the only way a job ends, so no end is written without its event. Answers false
  * (and writes nothing) when the job had ended already or does not exist.
  */
-export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => DomainEvent, signal?: OutboxSignal): Promise<boolean> {
+export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
   const result = await trx
     .updateTable('jobs')
     .set({

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
 import { uuidParam } from '../http/errors.js';
-import { eventCatalogue } from './catalogue.js';
+import { eventCatalogue } from '../events/catalogue.js';
 import { type CreateWebhookBody, createWebhookSchema, type DeliveriesQuery, deliveriesQuerySchema, type UpdateWebhookBody, updateWebhookSchema } from './schema.js';
 import type { WebhookService } from './service.js';
 

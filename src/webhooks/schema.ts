@@ -1,6 +1,6 @@
 // Request schemas of the webhook routes (interface 2.7, 4.3 and decisions.md "Webhooks").
 import { z } from 'zod';
-import { EVENT_NAMES } from './catalogue.js';
+import { EVENT_NAMES } from '../events/catalogue.js';
 
 export const MAX_CUSTOM_HEADERS = 20;
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -9,6 +9,7 @@ import { generateWebhookSecret } from './signing.js';
 import type { Subscription, SubscriptionFields, SubscriptionStore } from './subscription-store.js';
 import type { TestRateLimit } from './test-rate-limit.js';
 import { attemptRecord, deliveryRecord, subscriptionDetail, subscriptionListItem } from './views.js';
+import { webhookEvents } from './events.js';
 
 export interface WebhookServiceDeps {
   subscriptions: SubscriptionStore;
@@ -120,8 +121,8 @@ export class WebhookService {
     const clock = this.deps.clock();
     this.deps.testLimit?.check(ownerId, sub.id, clock.getTime());
     const now = clock.toISOString();
-    const body = JSON.stringify({ message: 'This is a test delivery from the crawl service', timestamp: now, webhook_id: sub.id });
-    const deliveryId = await this.deps.deliveries.insertDirect({ sub, eventType: 'webhook.test', body, now, isTest: true });
+    const event = webhookEvents['webhook.test'](sub, now);
+    const deliveryId = await this.deps.deliveries.insertDirect({ sub, eventType: event.type, body: JSON.stringify(event.payload), now, isTest: true });
     this.deps.onDeliveryQueued?.();
     return { delivery_id: deliveryId };
   }
