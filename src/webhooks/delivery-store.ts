@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
+import { webhookIdsOfTasks } from '../tasks/task-store.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
 import { fromRow, type Subscription } from './subscription-store.js';
@@ -97,8 +98,7 @@ export class DeliveryStore {
       const taskIds = [...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string))];
       const taskHooks = new Map<string, string[]>();
       if (taskIds.length > 0) {
-        const tasks = await trx.selectFrom('scheduled_tasks').select(['id', 'webhook_ids']).where('id', 'in', taskIds).execute();
-        for (const t of tasks) taskHooks.set(t.id, t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : []);
+        for (const t of await webhookIdsOfTasks(trx, taskIds)) taskHooks.set(t.id, t.webhookIds);
       }
       const rows: DeliveryRow[] = [];
       for (const e of events) {
