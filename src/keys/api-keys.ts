@@ -2,6 +2,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { deactivateTasksOfOwners } from '../tasks/task-store.js';
 import { type Clock, iso, systemClock } from '../util/time.js';
 
 export interface ApiKeyInfo {
@@ -92,13 +93,7 @@ export class ApiKeys {
         .returning('id')
         .execute();
       // A revoked key's scheduled tasks can no longer run: they become inactive (decisions.md).
-      if (revoked.length > 0) {
-        await trx
-          .updateTable('scheduled_tasks')
-          .set({ is_active: 0, next_execution_at: null })
-          .where('owner_id', 'in', revoked.map((r) => r.id))
-          .execute();
-      }
+      if (revoked.length > 0) await deactivateTasksOfOwners(trx, revoked.map((r) => r.id));
       return revoked.length;
     });
   }

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { CrawlService } from '../crawl/service.js';
 import type { CrawlRequest } from '../crawl/schema.js';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
 import type { ScrapeService } from '../scrape/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
@@ -13,6 +13,7 @@ import { classifyStoreError } from '../store/store-errors.js';
 import { BackgroundLoop } from '../util/background-loop.js';
 import type { Clock } from '../util/time.js';
 import { nextRun, zonedDay } from './cron/index.js';
+import { activeExecutions, advanceNextRun, type ExecutionOutcome, insertExecutions, lastExecutionNumbers, markFired, occurrencesSince, TaskStore } from './task-store.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 
 export const AUTO_PAUSE_AFTER = 5;
@@ -46,9 +47,11 @@ const STRANDED_AFTER_MS = 2 * 60_000;
 export class Scheduler {
   private readonly loop: BackgroundLoop;
   private readonly running = new Set<Promise<unknown>>();
+  private readonly store: TaskStore;
 
   constructor(private readonly o: SchedulerOptions) {
     this.loop = new BackgroundLoop({ name: 'scheduler', logger: o.logger, backoffBaseMs: o.tickMs });
+    this.store = new TaskStore(o.db, o.outbox);
   }
 
   start(): void {
@@ -75,15 +78,7 @@ export class Scheduler {
     const toStart: Array<{ task: TaskRow; execution: ExecutionRow }> = [];
     for (;;) {
       const now = this.o.clock();
-      const due = await this.o.db
-        .selectFrom('scheduled_tasks')
-        .selectAll()
-        .where('next_execution_at', '<=', now.toISOString())
-        .where('is_paused', '=', 0)
-        .where('is_active', '=', 1)
-        .orderBy('next_execution_at')
-        .limit(FIRE_BATCH)
-        .execute();
+      const due = await this.store.dueTasks(now.toISOString(), FIRE_BATCH);
       if (due.length === 0) break;
       try {
         toStart.push(...(await this.fireBatch(due, now)));
@@ -101,13 +96,8 @@ export class Scheduler {
 
   /** How long to sleep: until the next tick, or until the earliest task is due if sooner. */
   private async sleepMs(): Promise<number> {
-    const row = await this.o.db
-      .selectFrom('scheduled_tasks')
-      .select((eb) => eb.fn.min('next_execution_at').as('at'))
-      .where('is_paused', '=', 0)
-      .where('is_active', '=', 1)
-      .executeTakeFirst();
-    const at = row?.at ? Date.parse(String(row.at)) : Number.POSITIVE_INFINITY;
+    const earliest = await this.store.earliestNextRun();
+    const at = earliest ? Date.parse(earliest) : Number.POSITIVE_INFINITY;
     return Math.max(0, Math.min(this.o.tickMs, at - this.o.clock().getTime()));
   }
 
@@ -130,14 +120,7 @@ export class Scheduler {
       for (const group of groups.values()) {
         const first = group[0] as TaskRow;
         const next = nextRun(first.cron_expression, first.timezone, now)?.toISOString() ?? null;
-        const rows = await trx
-          .updateTable('scheduled_tasks')
-          .set({ next_execution_at: next })
-          .where('id', 'in', group.map((t) => t.id))
-          .where('next_execution_at', '=', first.next_execution_at)
-          .returning('id')
-          .execute();
-        for (const r of rows) advancedIds.add(r.id);
+        for (const id of await advanceNextRun(trx, group.map((t) => t.id), first.next_execution_at, next)) advancedIds.add(id);
       }
       const claimed: TaskRow[] = [];
       for (const task of tasks) {
@@ -149,14 +132,8 @@ export class Scheduler {
       }
       if (claimed.length === 0) return [];
       const ids = claimed.map((t) => t.id);
-      const active = await trx.selectFrom('task_executions').select(['task_id', 'status']).where('task_id', 'in', ids).where('status', 'in', ['pending', 'running']).execute();
-      const numbers = await trx
-        .selectFrom('task_executions')
-        .select(['task_id', (eb) => eb.fn.max('execution_number').as('n')])
-        .where('task_id', 'in', ids)
-        .groupBy('task_id')
-        .execute();
-      const lastNumber = new Map(numbers.map((r) => [r.task_id, Number(r.n ?? 0)]));
+      const active = await activeExecutions(trx, ids);
+      const lastNumber = await lastExecutionNumbers(trx, ids);
       const rows: Array<{ task: TaskRow; execution: ExecutionRow }> = [];
       for (const task of claimed) {
         const mine = active.filter((a) => a.task_id === task.id);
@@ -191,20 +168,9 @@ export class Scheduler {
         });
       }
       if (rows.length === 0) return [];
-      const inserted = new Set<string>();
-      for (let i = 0; i < rows.length; i += 200) {
-        const result = await trx
-          .insertInto('task_executions')
-          .values(rows.slice(i, i + 200).map((r) => r.execution))
-          .onConflict((oc) => oc.columns(['task_id', 'scheduled_for']).doNothing())
-          .returning('id')
-          .execute();
-        for (const r of result) inserted.add(r.id);
-      }
+      const inserted = await insertExecutions(trx, rows.map((r) => r.execution));
       const fired = rows.filter((r) => inserted.has(r.execution.id));
-      if (fired.length > 0) {
-        await trx.updateTable('scheduled_tasks').set({ last_execution_at: nowIso }).where('id', 'in', fired.map((r) => r.task.id)).execute();
-      }
+      await markFired(trx, fired.map((r) => r.task.id), nowIso);
       for (const { task, execution } of fired) {
         this.o.logger.debug({ taskId: task.id, executionId: execution.id, scheduledFor: execution.scheduled_for, status: execution.status }, 'task fired');
       }
@@ -215,8 +181,8 @@ export class Scheduler {
   private async countOnDay(trx: Trx, task: TaskRow, occurrence: string): Promise<number> {
     const day = zonedDay(new Date(occurrence), task.timezone);
     const since = new Date(Date.parse(occurrence) - 48 * 3600 * 1000).toISOString();
-    const recent = await trx.selectFrom('task_executions').select('scheduled_for').where('task_id', '=', task.id).where('scheduled_for', '>=', since).execute();
-    return recent.filter((r) => zonedDay(new Date(r.scheduled_for), task.timezone) === day).length;
+    const recent = await occurrencesSince(trx, task.id, since);
+    return recent.filter((scheduledFor) => zonedDay(new Date(scheduledFor), task.timezone) === day).length;
   }
 
   /** Starts the execution's job in the background; its end is picked up by reconcile(). */
@@ -233,7 +199,7 @@ export class Scheduler {
     const payload = JSON.parse(task.task_payload) as Record<string, unknown>;
     if (task.task_type === 'scrape') {
       const jobId = randomUUID();
-      await this.o.db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', execution.id).execute();
+      await this.store.setExecutionJob(execution.id, jobId);
       try {
         await this.o.scrape.scrape(task.owner_id, payload as ScrapeRequest, undefined, { jobId });
       } catch (error) {
@@ -248,7 +214,7 @@ export class Scheduler {
     if (task.task_type === 'crawl') {
       const { url, engine, options } = payload as { url: string; engine?: CrawlRequest['engine']; options?: Partial<CrawlRequest> };
       const created = await this.o.crawl.create(task.owner_id, { ...options, url, ...(engine ? { engine } : {}) } as CrawlRequest);
-      await this.o.db.updateTable('task_executions').set({ job_uuid: created.job_id }).where('id', '=', execution.id).execute();
+      await this.store.setExecutionJob(execution.id, created.job_id);
       return;
     }
     throw new Error(task.task_type === 'search' ? 'Search tasks cannot run yet: the search operation is not available' : 'Template tasks cannot run yet: templates are not available');
@@ -308,78 +274,9 @@ export class Scheduler {
     }
   }
 
-  /** Ends one execution with its task's counters, events and auto-pause, in one transaction. */
-  private async finish(
-    executionId: string,
-    outcome: { status: 'completed' | 'failed'; error: string | null; jobStatus?: string; counts?: { total: number; completed: number; failed: number; credits: number } },
-  ): Promise<void> {
-    const now = this.o.clock().toISOString();
-    let nextQueued: { task: TaskRow; execution: ExecutionRow } | undefined;
-    await this.o.db.transaction().execute(async (trx) => {
-      const ended = await trx
-        .updateTable('task_executions')
-        .set({
-          status: outcome.status,
-          completed_at: now,
-          error_message: outcome.error,
-          job_status: outcome.jobStatus ?? null,
-          credits_used: outcome.counts?.credits ?? 0,
-          items_processed: outcome.counts?.total ?? 0,
-          items_succeeded: outcome.counts?.completed ?? 0,
-          items_failed: outcome.counts?.failed ?? 0,
-        })
-        .where('id', '=', executionId)
-        .where('status', '=', 'running')
-        .returningAll()
-        .executeTakeFirst();
-      if (!ended) return;
-      const task = await trx.selectFrom('scheduled_tasks').selectAll().where('id', '=', ended.task_id).executeTakeFirst();
-      if (!task) return;
-      const failed = outcome.status === 'failed';
-      const streak = failed ? task.consecutive_failures + 1 : 0;
-      const pause = failed && streak >= AUTO_PAUSE_AFTER && task.is_paused === 0;
-      const pauseReason = `Paused automatically after ${AUTO_PAUSE_AFTER} consecutive failed executions`;
-      await trx
-        .updateTable('scheduled_tasks')
-        .set({
-          total_executions: task.total_executions + 1,
-          successful_executions: task.successful_executions + (failed ? 0 : 1),
-          failed_executions: task.failed_executions + (failed ? 1 : 0),
-          consecutive_failures: streak,
-          ...(pause ? { is_paused: 1, pause_reason: pauseReason, next_execution_at: null } : {}),
-          updated_at: now,
-        })
-        .where('id', '=', task.id)
-        .execute();
-      const payload = {
-        task_id: task.id,
-        task_name: task.name,
-        execution_id: ended.id,
-        execution_number: ended.execution_number,
-        status: outcome.status,
-        job_id: ended.job_uuid,
-        credits_used: ended.credits_used,
-        scheduled_for: ended.scheduled_for,
-        completed_at: now,
-        ...(failed ? { error_message: outcome.error } : {}),
-      };
-      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload }, this.o.outbox);
-      if (pause) {
-        await recordEvent(trx, {
-          ownerId: task.owner_id,
-          type: 'task.paused',
-          subjectId: task.id,
-          createdAt: now,
-          payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        }, this.o.outbox);
-      }
-      // queue mode: the oldest waiting execution starts now.
-      const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();
-      if (queued && !pause) {
-        await trx.updateTable('task_executions').set({ status: 'running', started_at: now }).where('id', '=', queued.id).execute();
-        nextQueued = { task, execution: { ...queued, status: 'running', started_at: now } };
-      }
-    });
+  /** Ends one execution with its task's counters, events and auto-pause (one transaction, in the store), then starts the next queued one. */
+  private async finish(executionId: string, outcome: ExecutionOutcome): Promise<void> {
+    const nextQueued = await this.store.endExecution(executionId, outcome, this.o.clock().toISOString(), AUTO_PAUSE_AFTER);
     if (nextQueued) this.launch(nextQueued.task, nextQueued.execution);
   }
 }

@@ -1,7 +1,7 @@
 // Scheduled-task operations behind the routes: CRUD, pause/resume, executions and their cancellation.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import { type OutboxSignal, recordEvent } from '../events/outbox.js';
+import type { OutboxSignal } from '../events/outbox.js';
 import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError, type ValidationIssue } from '../domain/errors.js';
 import type { CrawlStore } from '../crawl/store.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
@@ -13,6 +13,7 @@ import type { Capabilities } from '../scrape/capabilities.js';
 import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
 import type { TargetGuard } from '../crawl/seed-guard.js';
 import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
+import { TaskStore } from './task-store.js';
 import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
 
 export interface TaskServiceDeps {
@@ -34,14 +35,18 @@ export interface TaskServiceDeps {
 const TASK_EVENTS = ['task.executed', 'task.failed', 'task.paused', 'task.resumed'];
 
 export class TaskService {
-  constructor(private readonly deps: TaskServiceDeps) {}
+  private readonly store: TaskStore;
+
+  constructor(private readonly deps: TaskServiceDeps) {
+    this.store = new TaskStore(deps.db, deps.outbox);
+  }
 
   private now(): string {
     return this.deps.clock().toISOString();
   }
 
   private async task(ownerId: string, id: string): Promise<TaskRow> {
-    const row = await this.deps.db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    const row = await this.store.findOwned(ownerId, id);
     if (!row) throw new NotFoundError('task');
     return row;
   }
@@ -97,9 +102,8 @@ export class TaskService {
         { taskId: id },
       );
     }
-    await this.deps.db
-      .insertInto('scheduled_tasks')
-      .values({
+    await this.store.insert(
+      {
         id,
         owner_id: ownerId,
         name: body.name,
@@ -116,25 +120,16 @@ export class TaskService {
         tags: body.tags ? JSON.stringify(body.tags) : null,
         metadata: body.metadata ? JSON.stringify(body.metadata) : null,
         min_credits_required: minCreditsRequired(body.task_type, body.task_payload),
-        is_active: 1,
-        is_paused: 0,
-        pause_reason: null,
         next_execution_at: nextAt,
-        total_executions: 0,
-        successful_executions: 0,
-        failed_executions: 0,
-        consecutive_failures: 0,
-        last_execution_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+      },
+      now,
+    );
     this.deps.onChange?.();
     return { task_id: id, next_execution_at: nextAt, ...(implicit ? { webhook_id: implicit.webhook_id, webhook_secret: implicit.secret } : {}) };
   }
 
   async list(ownerId: string) {
-    const rows = await this.deps.db.selectFrom('scheduled_tasks').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id').execute();
+    const rows = await this.store.listOwned(ownerId);
     return rows.map(taskListItem);
   }
 
@@ -168,17 +163,14 @@ export class TaskService {
     if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
     // next_execution_at is always the real next run: recomputed, and null while paused.
     changes.next_execution_at = current.is_paused === 1 ? null : next;
-    await this.deps.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
+    await this.store.updateSettings(id, changes);
     this.deps.onChange?.();
     return this.get(ownerId, id);
   }
 
   async remove(ownerId: string, id: string): Promise<void> {
     const task = await this.task(ownerId, id);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('task_executions').where('task_id', '=', id).execute();
-      await trx.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
-    });
+    await this.store.deleteWithExecutions(id);
     if (task.implicit_webhook_id) await this.deps.subscriptions.delete(ownerId, task.implicit_webhook_id);
   }
 
@@ -186,18 +178,7 @@ export class TaskService {
     const task = await this.task(ownerId, id);
     const now = this.now();
     const pauseReason = reason ?? 'Paused by user';
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable('scheduled_tasks').set({ is_paused: 1, pause_reason: pauseReason, next_execution_at: null, updated_at: now }).where('id', '=', id).execute();
-      if (task.is_paused === 0) {
-        await recordEvent(trx, {
-          ownerId,
-          type: 'task.paused',
-          subjectId: id,
-          createdAt: now,
-          payload: { task_id: id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        }, this.deps.outbox);
-      }
-    });
+    await this.store.pause(task, pauseReason, now);
     return { uuid: id, is_paused: true, pause_reason: pauseReason };
   }
 
@@ -206,54 +187,26 @@ export class TaskService {
     const now = this.now();
     // Computed from now: resuming never fires the runs missed while paused.
     const nextAt = this.next(task.cron_expression, task.timezone);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('scheduled_tasks')
-        .set({ is_paused: 0, pause_reason: null, next_execution_at: nextAt, consecutive_failures: 0, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      if (task.is_paused === 1) {
-        await recordEvent(trx, {
-          ownerId,
-          type: 'task.resumed',
-          subjectId: id,
-          createdAt: now,
-          payload: { task_id: id, task_name: task.name, is_paused: false, next_execution_at: nextAt, resumed_at: now },
-        }, this.deps.outbox);
-      }
-    });
+    await this.store.resume(task, nextAt, now);
     this.deps.onChange?.();
     return { uuid: id, is_paused: false, pause_reason: null, next_execution_at: nextAt };
   }
 
   async executions(ownerId: string, id: string, limit: number, offset: number) {
     await this.task(ownerId, id);
-    const rows = await this.deps.db
-      .selectFrom('task_executions')
-      .selectAll()
-      .where('task_id', '=', id)
-      .orderBy('execution_number', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    const total = await this.deps.db.selectFrom('task_executions').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', id).executeTakeFirstOrThrow();
-    return { success: true, data: rows.map(executionView), meta: { limit, offset, total: Number(total.n) } };
+    const { rows, total } = await this.store.executionsPage(id, limit, offset);
+    return { success: true, data: rows.map(executionView), meta: { limit, offset, total } };
   }
 
   async cancelExecution(ownerId: string, taskId: string, executionId: string): Promise<void> {
     await this.task(ownerId, taskId);
-    const execution = await this.deps.db.selectFrom('task_executions').selectAll().where('id', '=', executionId).where('task_id', '=', taskId).executeTakeFirst();
+    const execution = await this.store.findExecution(taskId, executionId);
     if (!execution) throw new NotFoundError('execution');
     if (execution.status !== 'pending' && execution.status !== 'running') {
       throw new ConflictError('Execution already finished', `The execution is ${execution.status}; only pending or running executions can be cancelled`);
     }
     const now = this.now();
-    await this.deps.db
-      .updateTable('task_executions')
-      .set({ status: 'cancelled', completed_at: now, started_at: execution.started_at ?? now, error_message: 'Cancelled by user' })
-      .where('id', '=', executionId)
-      .where('status', 'in', ['pending', 'running'])
-      .execute();
+    await this.store.cancelExecution(execution, now);
     // The job is cancelled too; a scrape is a single synchronous page and simply ends.
     if (execution.job_uuid && execution.job_kind === 'crawl') await this.deps.crawls.cancel(ownerId, execution.job_uuid, now, this.deps.retentionMs);
     this.deps.onChange?.();

@@ -4,6 +4,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
 import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
+import { webhookIdsOfTasks } from '../tasks/task-store.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
 // subscription-store imports this module too (deleteDeliveriesOfSubscription); both use each
@@ -95,8 +96,7 @@ export class DeliveryStore {
       const taskIds = [...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string))];
       const taskHooks = new Map<string, string[]>();
       if (taskIds.length > 0) {
-        const tasks = await trx.selectFrom('scheduled_tasks').select(['id', 'webhook_ids']).where('id', 'in', taskIds).execute();
-        for (const t of tasks) taskHooks.set(t.id, t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : []);
+        for (const t of await webhookIdsOfTasks(trx, taskIds)) taskHooks.set(t.id, t.webhookIds);
       }
       const rows: DeliveryRow[] = [];
       for (const e of events) {
