@@ -6,6 +6,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
 import type { ExecutionRow, TaskRow } from './views.js';
+import { taskEvents } from './events.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -170,13 +171,7 @@ export class TaskStore {
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('scheduled_tasks').set({ is_paused: 1, pause_reason: reason, next_execution_at: null, updated_at: now }).where('id', '=', task.id).execute();
       if (task.is_paused === 0) {
-        await recordEvent(trx, {
-          ownerId: task.owner_id,
-          type: 'task.paused',
-          subjectId: task.id,
-          createdAt: now,
-          payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: reason, paused_at: now },
-        }, this.outbox);
+        await recordEvent(trx, taskEvents['task.paused'](task, reason, now), this.outbox);
       }
     });
   }
@@ -193,13 +188,7 @@ export class TaskStore {
         .where('id', '=', task.id)
         .execute();
       if (task.is_paused === 1) {
-        await recordEvent(trx, {
-          ownerId: task.owner_id,
-          type: 'task.resumed',
-          subjectId: task.id,
-          createdAt: now,
-          payload: { task_id: task.id, task_name: task.name, is_paused: false, next_execution_at: nextAt, resumed_at: now },
-        }, this.outbox);
+        await recordEvent(trx, taskEvents['task.resumed'](task, nextAt, now), this.outbox);
       }
     });
   }
@@ -309,28 +298,9 @@ export class TaskStore {
         })
         .where('id', '=', task.id)
         .execute();
-      const payload = {
-        task_id: task.id,
-        task_name: task.name,
-        execution_id: ended.id,
-        execution_number: ended.execution_number,
-        status: outcome.status,
-        job_id: ended.job_uuid,
-        credits_used: ended.credits_used,
-        scheduled_for: ended.scheduled_for,
-        completed_at: now,
-        ...(failed ? { error_message: outcome.error } : {}),
-      };
-      await recordEvent(trx, { ownerId: task.owner_id, type: failed ? 'task.failed' : 'task.executed', subjectId: task.id, createdAt: now, payload }, this.outbox);
-      if (pause) {
-        await recordEvent(trx, {
-          ownerId: task.owner_id,
-          type: 'task.paused',
-          subjectId: task.id,
-          createdAt: now,
-          payload: { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: pauseReason, paused_at: now },
-        }, this.outbox);
-      }
+      const run = failed ? taskEvents['task.failed'](task, ended, now, outcome.error) : taskEvents['task.executed'](task, ended, now);
+      await recordEvent(trx, run, this.outbox);
+      if (pause) await recordEvent(trx, taskEvents['task.paused'](task, pauseReason, now), this.outbox);
       // queue mode: the oldest waiting execution starts now.
       const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();
       if (!queued || pause) return undefined;
