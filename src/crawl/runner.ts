@@ -43,7 +43,6 @@ interface JobContext {
   options: CrawlOptions;
   ownerId: string;
   scope: Scope;
-  loadedAt: number;
   /**
    * The crawl has admitted as many pages as its limit allows (its `total` only grows): links
    * found from now on can never be visited, so they are neither extracted nor checked.
@@ -225,7 +224,6 @@ export class CrawlRunner {
         scrapePaths: options.scrapePaths,
         maxDepth: options.maxDepth,
       }),
-      loadedAt: Date.now(),
       frontierFull: false,
     };
     if (this.jobs.size > 1000) this.jobs.clear();
