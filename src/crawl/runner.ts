@@ -12,6 +12,7 @@ import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
+import { LruCache } from '../util/lru.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -50,6 +51,9 @@ interface JobContext {
   frontierFull: boolean;
 }
 
+/** Crawl contexts (options, scope) a worker keeps; past this many, the one used longest ago is dropped and loaded again when next needed. */
+const JOB_CONTEXTS = 1000;
+
 /** Links of one page considered for discovery; real pages stay far below (a long wiki page has a few thousand). */
 export const MAX_LINKS_PER_PAGE = 10_000;
 /** Links checked in one turn of the event loop before other work gets its turn. */
@@ -70,7 +74,7 @@ export function leaseHeartbeatMs(leaseMs: number): number {
 export class CrawlRunner {
   readonly workerId = randomUUID();
   private readonly hosts: HostLimiter;
-  private readonly jobs = new Map<string, JobContext>();
+  private readonly jobs = new LruCache<string, JobContext>(JOB_CONTEXTS);
   private readonly loop: BackgroundLoop;
   /** When the loop last took back expired leases (once a heartbeat). */
   private lastRelease = 0;
@@ -226,7 +230,6 @@ export class CrawlRunner {
       }),
       frontierFull: false,
     };
-    if (this.jobs.size > 1000) this.jobs.clear();
     this.jobs.set(jobId, ctx);
     return ctx;
   }
