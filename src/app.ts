@@ -23,7 +23,7 @@ import { CrawlStore } from './crawl/store.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { closeWebhookDispatchers } from './webhooks/sender.js';
+import { closeWebhookAgents } from './webhooks/send/agents.js';
 import { TestRateLimit } from './webhooks/test-rate-limit.js';
 import { WebhookService } from './webhooks/service.js';
 import { SubscriptionStore } from './webhooks/subscription-store.js';
@@ -236,7 +236,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await scheduler?.stop();
         await runner?.stop();
         await dispatcher?.stop();
-        await closeWebhookDispatchers();
+        await closeWebhookAgents();
         await sweeper.stop();
         await closeDispatchers();
         await browserPool.close();
