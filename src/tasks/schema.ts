@@ -1,6 +1,6 @@
 // Request schemas of scheduled tasks (interface 2.5) and of each task type's payload.
 import { z } from 'zod';
-import { crawlRequestSchema } from '../crawl/schema.js';
+import { crawlRequestSchema, DEFAULT_CRAWL_LIMIT } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { toValidationIssues } from '../domain/zod-issues.js';
@@ -100,7 +100,7 @@ export function minCreditsRequired(type: TaskType, payload: Record<string, unkno
     case 'scrape':
       return 1;
     case 'crawl':
-      return Number((payload.options as { limit?: number } | undefined)?.limit ?? 100);
+      return Number((payload.options as { limit?: number } | undefined)?.limit ?? DEFAULT_CRAWL_LIMIT);
     case 'search':
       return Number(payload.limit ?? 10);
     case 'template':
