@@ -23,7 +23,7 @@ import { CrawlStore } from './crawl/store.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { closeWebhookDispatchers } from './webhooks/sender.js';
+import { closeWebhookAgents } from './webhooks/send/agents.js';
 import { TestRateLimit } from './webhooks/test-rate-limit.js';
 import { WebhookService } from './webhooks/service.js';
 import { SubscriptionStore } from './webhooks/subscription-store.js';
@@ -47,6 +47,8 @@ export interface App {
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
   scheduler: Scheduler | undefined;
+  /** Clean-up of expired data and of interrupted scrapes, every 10 minutes; like the three above, only in the worker role. */
+  sweeper: ReturnType<typeof startSweeper> | undefined;
   /** Says that this app recorded events; its dispatcher listens (each app has its own). */
   outbox: OutboxSignal;
   /** The browser engines' pool (its stats show contexts opened and reused). */
@@ -216,7 +218,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       probeStore: () => sql`select 1`.execute(db.kysely),
       routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
     });
-    const sweeper = startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000, outbox });
+    // Background work, like the loops below: an api-only process leaves it to the workers on its store.
+    const sweeper = roles.worker ? startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000, outbox }) : undefined;
     runner?.start();
     dispatcher?.start();
     scheduler?.start();
@@ -227,6 +230,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       runner,
       dispatcher,
       scheduler,
+      sweeper,
       outbox,
       browser: browserPool,
       extractor,
@@ -236,8 +240,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         await scheduler?.stop();
         await runner?.stop();
         await dispatcher?.stop();
-        await closeWebhookDispatchers();
-        await sweeper.stop();
+        await closeWebhookAgents();
+        await sweeper?.stop();
         await closeDispatchers();
         await browserPool.close();
         await extractor.close();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Command line: serve (every role in one process), migrate, and API key management.
+// Command line: serve (every role in one process), api and worker (the roles apart), migrate, and API key management.
 import { parseArgs } from 'node:util';
 import { createApp } from './app.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
@@ -12,8 +12,11 @@ const USAGE = `Usage: crawlservice <command>
 
 Commands:
   serve                     start the API and every background role in one process (default)
-  api                       start only the API (scale-out: workers run elsewhere on the same database)
-  worker                    start only the background roles (crawl worker, sweeper)
+  api                       start only the HTTP API, scrapes included (scale-out: worker processes on
+                            the same database do the background work)
+  worker                    start only the background roles, without HTTP: crawl runner, webhook
+                            dispatcher (event fan-out and deliveries), task scheduler, sweeper
+                            (expired data, interrupted scrapes)
   migrate                   apply pending database migrations and exit
   keys create [--name N]    create an API key and print it once
   keys list                 list API keys (ids, names, prefixes; never the keys)

@@ -12,6 +12,7 @@ import type { Clock } from '../util/time.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { BackgroundLoop, type StepResult } from '../util/background-loop.js';
 import { LOOP_BACKOFF_CAP_MS, LoopFailures } from '../util/loop-failures.js';
+import { LruCache } from '../util/lru.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -43,13 +44,15 @@ interface JobContext {
   options: CrawlOptions;
   ownerId: string;
   scope: Scope;
-  loadedAt: number;
   /**
    * The crawl has admitted as many pages as its limit allows (its `total` only grows): links
    * found from now on can never be visited, so they are neither extracted nor checked.
    */
   frontierFull: boolean;
 }
+
+/** Crawl contexts (options, scope) a worker keeps; past this many, the one used longest ago is dropped and loaded again when next needed. */
+const JOB_CONTEXTS = 1000;
 
 /** Links of one page considered for discovery; real pages stay far below (a long wiki page has a few thousand). */
 export const MAX_LINKS_PER_PAGE = 10_000;
@@ -71,7 +74,7 @@ export function leaseHeartbeatMs(leaseMs: number): number {
 export class CrawlRunner {
   readonly workerId = randomUUID();
   private readonly hosts: HostLimiter;
-  private readonly jobs = new Map<string, JobContext>();
+  private readonly jobs = new LruCache<string, JobContext>(JOB_CONTEXTS);
   private readonly loop: BackgroundLoop;
   /** When the loop last took back expired leases (once a heartbeat). */
   private lastRelease = 0;
@@ -225,10 +228,8 @@ export class CrawlRunner {
         scrapePaths: options.scrapePaths,
         maxDepth: options.maxDepth,
       }),
-      loadedAt: Date.now(),
       frontierFull: false,
     };
-    if (this.jobs.size > 1000) this.jobs.clear();
     this.jobs.set(jobId, ctx);
     return ctx;
   }

@@ -7,6 +7,8 @@ import { PATH_RULE_LIMITS, pathListProblem, pathPatternProblem, type Strategy } 
 
 export const STRATEGIES = ['all', 'same-domain', 'same-hostname', 'same-origin'] as const;
 export const MAX_CRAWL_LIMIT = 100_000;
+/** Pages a crawl visits at most when its request gives no `limit`. */
+export const DEFAULT_CRAWL_LIMIT = 100;
 export const MAX_CRAWL_DEPTH = 100;
 
 /** A list of path rules: each pattern checked on its own index, then the list as a whole (docs/crawl-scope.md). */
@@ -74,7 +76,7 @@ export function resolveCrawlOptions(request: CrawlRequest): CrawlOptions {
     engine: engine ?? 'auto',
     strategy: strategy ?? 'same-domain',
     maxDepth: max_depth ?? 10,
-    limit: limit ?? 100,
+    limit: limit ?? DEFAULT_CRAWL_LIMIT,
     includePaths: include_paths,
     excludePaths: exclude_paths,
     scrapePaths: scrape_paths,

@@ -1,6 +1,6 @@
 // Request schemas of scheduled tasks (interface 2.5) and of each task type's payload.
 import { z } from 'zod';
-import { crawlRequestSchema } from '../crawl/schema.js';
+import { crawlRequestSchema, DEFAULT_CRAWL_LIMIT } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { toValidationIssues } from '../domain/zod-issues.js';
@@ -8,7 +8,12 @@ import { isValidTimeZone, validateCron } from './cron/index.js';
 
 export const TASK_TYPES = ['scrape', 'crawl', 'search', 'template'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
-export const MAX_PAYLOAD_BYTES = 100 * 1024;
+/**
+ * The most a task's task_payload may be (100 KB, docs/api.md), counted as the length of its JSON
+ * in UTF-16 code units (a byte per character for ASCII). Not the limit of a webhook delivery's
+ * body, WEBHOOK_PAYLOAD_MAX_BYTES.
+ */
+export const TASK_PAYLOAD_MAX_BYTES = 100 * 1024;
 
 /** Payload of each task type; unknown fields are refused like everywhere else. */
 export const payloadSchemas: Record<TaskType, z.ZodType> = {
@@ -57,8 +62,8 @@ const fields = {
 
 /** Checks task_payload against task_type and the size limit, reporting under `task_payload`. */
 export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue[] {
-  if (JSON.stringify(payload).length > MAX_PAYLOAD_BYTES) {
-    return [{ field: 'task_payload', code: 'too_big', message: `task_payload must be at most ${MAX_PAYLOAD_BYTES / 1024} KB` }];
+  if (JSON.stringify(payload).length > TASK_PAYLOAD_MAX_BYTES) {
+    return [{ field: 'task_payload', code: 'too_big', message: `task_payload must be at most ${TASK_PAYLOAD_MAX_BYTES / 1024} KB` }];
   }
   const result = payloadSchemas[type].safeParse(payload);
   if (result.success) return [];
@@ -100,7 +105,7 @@ export function minCreditsRequired(type: TaskType, payload: Record<string, unkno
     case 'scrape':
       return 1;
     case 'crawl':
-      return Number((payload.options as { limit?: number } | undefined)?.limit ?? 100);
+      return Number((payload.options as { limit?: number } | undefined)?.limit ?? DEFAULT_CRAWL_LIMIT);
     case 'search':
       return Number(payload.limit ?? 10);
     case 'template':

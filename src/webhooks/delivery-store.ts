@@ -16,7 +16,7 @@ export type AttemptRow = Selectable<WebhookAttemptTable>;
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 
 /** The most a delivery body may be (interface 6.1). */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+export const WEBHOOK_PAYLOAD_MAX_BYTES = 1024 * 1024;
 
 export interface ClaimedDelivery {
   delivery: DueDelivery;
@@ -359,7 +359,7 @@ export async function deleteDeliveriesOfSubscription(db: Kysely<Database> | Tran
 }
 
 function newDelivery(input: { sub: Subscription; eventId: string | null; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): DeliveryRow {
-  const tooLarge = Buffer.byteLength(input.body, 'utf8') > MAX_PAYLOAD_BYTES;
+  const tooLarge = Buffer.byteLength(input.body, 'utf8') > WEBHOOK_PAYLOAD_MAX_BYTES;
   return {
     id: randomUUID(),
     subscription_id: input.sub.id,
@@ -376,7 +376,7 @@ function newDelivery(input: { sub: Subscription; eventId: string | null; eventTy
     request_url: input.sub.webhookUrl,
     response_status: null,
     response_duration_ms: null,
-    error_message: tooLarge ? `The payload exceeds ${MAX_PAYLOAD_BYTES} bytes` : null,
+    error_message: tooLarge ? `The payload exceeds ${WEBHOOK_PAYLOAD_MAX_BYTES} bytes` : null,
     error_code: tooLarge ? 'PAYLOAD_TOO_LARGE' : null,
     is_test: input.isTest ? 1 : 0,
     replay_of: input.replayOf ?? null,

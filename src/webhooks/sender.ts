@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { BlockedAddressError, checkHostLiteral, type Resolver } from '../net/address-guard.js';
-import { closeWebhookAgents, getWebhookAgent, WEBHOOK_GUARD_SETTING } from './send/agents.js';
+import { getWebhookAgent, WEBHOOK_GUARD_SETTING } from './send/agents.js';
 import { type AttemptPhase, describeNetworkError } from './send/errors.js';
 
 export interface SendRequest {
@@ -192,11 +192,6 @@ export async function sendWebhook(req: SendRequest): Promise<AttemptOutcome> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Closes the delivery Agents (process shutdown, end of a test file). */
-export function closeWebhookDispatchers(): Promise<void> {
-  return closeWebhookAgents();
 }
 
 export type UrlVerdict = { ok: true } | { ok: false; message: string };

@@ -1,7 +1,7 @@
 // Starts the whole app in-process on a throwaway store, for API tests through inject().
 import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import type { Resolver } from '../../src/net/address-guard.js';
 import { loadConfig } from '../../src/config.js';
 import { type Clock, systemClock } from '../../src/util/time.js';
@@ -18,7 +18,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase; resolve?: Resolver } = {},
+  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase; resolve?: Resolver; roles?: AppOptions['roles'] } = {},
 ): Promise<TestApp> {
   // A shared database (several apps on one store) is dropped by its creator, not by close().
   const shared = options.database !== undefined;
@@ -39,6 +39,7 @@ export async function startTestApp(
     clock: options.clock ?? systemClock,
     databaseSchema: database.target.schema,
     ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.roles ? { roles: options.roles } : {}),
   });
   return {
     app,

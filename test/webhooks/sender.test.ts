@@ -6,7 +6,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, afterEach, describe, it } from 'node:test';
 import type { ResolvedAddress, Resolver } from '../../src/net/address-guard.js';
-import { type AttemptOutcome, closeWebhookDispatchers, RESPONSE_BODY_CAP, type SendRequest, sendWebhook, validateWebhookUrl } from '../../src/webhooks/sender.js';
+import { type AttemptOutcome, RESPONSE_BODY_CAP, type SendRequest, sendWebhook, validateWebhookUrl } from '../../src/webhooks/sender.js';
+import { closeWebhookAgents } from '../../src/webhooks/send/agents.js';
 import { describeNetworkError } from '../../src/webhooks/send/errors.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 
@@ -21,7 +22,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 after(async () => {
-  await closeWebhookDispatchers();
+  await closeWebhookAgents();
 });
 
 const BODY = '{"job_id":"j-1","status":"completed","title":"Crème brûlée — 東京"}';

@@ -10,7 +10,6 @@ const MIN_ARTICLE_CHARS = 250;
 
 export interface MainContent {
   root: Element;
-  method: 'readability' | 'fallback';
 }
 
 /** Readability wraps its output in <div id="readability-page-1" class="page">: unwrapped. */
@@ -50,10 +49,10 @@ export function extractMainContent(
     unwrap(article.pageDiv);
     postFilter(content);
     placeLead(content, lead);
-    return { root: content, method: 'readability' };
+    return { root: content };
   }
 
   const fresh = freshPage();
   if (!opts.keepChrome) removeBoilerplate(fresh.body);
-  return { root: fresh.body, method: 'fallback' };
+  return { root: fresh.body };
 }
