@@ -11,6 +11,8 @@ import type { ScrapeRequest } from '../scrape/schema.js';
 import type { Database } from '../store/schema.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { BackgroundLoop } from '../util/background-loop.js';
+import { type JobRow, jobById, jobsByIds } from '../jobs/job-store.js';
+import { failInterruptedScrape } from '../scrape/interrupted.js';
 import type { Clock } from '../util/time.js';
 import { nextRun, zonedDay } from './cron/index.js';
 import { activeExecutions, advanceNextRun, type ExecutionOutcome, insertExecutions, lastExecutionNumbers, markFired, occurrencesSince, TaskStore } from './task-store.js';
@@ -43,6 +45,9 @@ type Trx = Transaction<Database>;
  * takes milliseconds; the margin covers a scheduler still starting a large due set.
  */
 const STRANDED_AFTER_MS = 2 * 60_000;
+
+/** Running executions read per query while reconciling. */
+const RECONCILE_PAGE = 500;
 
 export class Scheduler {
   private readonly loop: BackgroundLoop;
@@ -205,8 +210,7 @@ export class Scheduler {
       } catch (error) {
         // A scrape that failed is recorded on its job, and reconcile() reads it from there; one
         // refused before its job existed (options this deployment no longer serves) ends here.
-        const job = await this.o.db.selectFrom('jobs').select('id').where('id', '=', jobId).executeTakeFirst();
-        if (!job) throw error;
+        if (!(await jobById(this.o.db, jobId))) throw error;
       }
       await this.reconcile(this.o.clock());
       return;
@@ -220,58 +224,52 @@ export class Scheduler {
     throw new Error(task.task_type === 'search' ? 'Search tasks cannot run yet: the search operation is not available' : 'Template tasks cannot run yet: templates are not available');
   }
 
-  /** Ends running executions whose jobs ended, and fails those whose scrape was interrupted. */
+  /**
+   * Ends running executions whose jobs ended, fails those whose scrape was interrupted, and ends
+   * those whose job never came to be; all of them, a page at a time.
+   */
   private async reconcile(now: Date): Promise<void> {
-    await this.endStranded(now);
-    const rows = await this.o.db
-      .selectFrom('task_executions as e')
-      .innerJoin('jobs as j', 'j.id', 'e.job_uuid')
-      .select(['e.id as id', 'j.id as job_id', 'j.status as job_status', 'j.kind as kind', 'j.created_at as job_created', 'j.total', 'j.completed', 'j.failed', 'j.credits_used', 'j.error_message'])
-      .where('e.status', '=', 'running')
-      .limit(1000)
-      .execute();
-    for (const r of rows) {
-      let error = r.error_message;
-      if (r.job_status === 'pending') {
-        if (r.kind === 'scrape' && now.getTime() - Date.parse(r.job_created) > this.o.staleScrapeMs) {
-          await this.o.db
-            .updateTable('jobs')
-            .set({ status: 'failed', error_message: 'Interrupted: the process running the scrape stopped', finished_at: now.toISOString() })
-            .where('id', '=', r.job_id)
-            .where('status', '=', 'pending')
-            .execute();
-          error = 'Interrupted: the process running the scrape stopped';
-        } else continue;
+    for (let after = ''; ; ) {
+      const running = await this.store.runningExecutions(after, RECONCILE_PAGE);
+      if (running.length === 0) return;
+      after = (running.at(-1) as (typeof running)[number]).id;
+      const jobIds = running.flatMap((e) => (e.job_uuid === null ? [] : [e.job_uuid]));
+      const jobs = new Map((await jobsByIds(this.o.db, jobIds)).map((j) => [j.id, j]));
+      for (const execution of running) {
+        const job = execution.job_uuid === null ? undefined : jobs.get(execution.job_uuid);
+        if (job) await this.reconcileWithJob(execution.id, job, now);
+        else await this.endIfStranded(execution, now);
       }
-      const ok = r.job_status === 'completed';
-      await this.finish(r.id, {
-        status: ok ? 'completed' : 'failed',
-        error: ok ? null : (error ?? `The job ended ${r.job_status}`),
-        jobStatus: r.job_status === 'pending' ? 'failed' : r.job_status,
-        counts: { total: r.total, completed: r.completed, failed: r.failed, credits: r.credits_used },
-      });
+      if (running.length < RECONCILE_PAGE) return;
     }
   }
 
-  /**
-   * Executions marked running whose job never came to be: starting it failed while the store was
-   * out of reach (so ending it failed too), or the process died between firing and starting.
-   * Nothing would ever end them, and in skip or queue mode they would hold their task for good.
-   */
-  private async endStranded(now: Date): Promise<void> {
-    const before = new Date(now.getTime() - STRANDED_AFTER_MS).toISOString();
-    const stranded = await this.o.db
-      .selectFrom('task_executions as e')
-      .leftJoin('jobs as j', 'j.id', 'e.job_uuid')
-      .select('e.id as id')
-      .where('e.status', '=', 'running')
-      .where('j.id', 'is', null)
-      .where('e.started_at', '<', before)
-      .limit(1000)
-      .execute();
-    for (const { id } of stranded) {
-      await this.finish(id, { status: 'failed', error: 'Interrupted: the job of this execution never started (the store was unreachable or the process stopped)' });
+  private async reconcileWithJob(executionId: string, job: JobRow, now: Date): Promise<void> {
+    let ended = job;
+    if (job.status === 'pending') {
+      if (job.kind !== 'scrape' || now.getTime() - Date.parse(job.created_at) <= this.o.staleScrapeMs) return;
+      // Cut off (its process died, or the store failed under its last write): ended as the sweeper would.
+      await failInterruptedScrape(this.o.db, job.id, now.toISOString(), this.o.outbox);
+      ended = (await jobById(this.o.db, job.id)) ?? job;
+      if (ended.status === 'pending') return;
     }
+    const ok = ended.status === 'completed';
+    await this.finish(executionId, {
+      status: ok ? 'completed' : 'failed',
+      error: ok ? null : (ended.error_message ?? `The job ended ${ended.status}`),
+      jobStatus: ended.status,
+      counts: { total: ended.total, completed: ended.completed, failed: ended.failed, credits: ended.credits_used },
+    });
+  }
+
+  /**
+   * An execution marked running whose job never came to be: starting it failed while the store
+   * was out of reach (so ending it failed too), or the process died between firing and starting.
+   * Nothing would ever end it, and in skip or queue mode it would hold its task for good.
+   */
+  private async endIfStranded(execution: Pick<ExecutionRow, 'id' | 'started_at'>, now: Date): Promise<void> {
+    if (execution.started_at === null || Date.parse(execution.started_at) >= now.getTime() - STRANDED_AFTER_MS) return;
+    await this.finish(execution.id, { status: 'failed', error: 'Interrupted: the job of this execution never started (the store was unreachable or the process stopped)' });
   }
 
   /** Ends one execution with its task's counters, events and auto-pause (one transaction, in the store), then starts the next queued one. */

@@ -250,6 +250,18 @@ export class TaskStore {
   }
 
   /** Links an execution to the job that runs it: reconcile() ends the execution when that job ends. */
+  /** Running executions after `afterId` in id order, `limit` at a time (the scheduler reconciles them all, page by page). */
+  async runningExecutions(afterId: string, limit: number): Promise<Array<Pick<ExecutionRow, 'id' | 'job_uuid' | 'started_at'>>> {
+    return this.db
+      .selectFrom('task_executions')
+      .select(['id', 'job_uuid', 'started_at'])
+      .where('status', '=', 'running')
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   async setExecutionJob(executionId: string, jobId: string): Promise<void> {
     await this.db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', executionId).execute();
   }
