@@ -1,4 +1,4 @@
-// Request schema of crawl creation (interface 2.1) and the options a crawl runs with.
+// Request schema of crawl creation (docs/api.md, "POST /v1/crawl") and the options a crawl runs with.
 import { z } from 'zod';
 import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
@@ -62,7 +62,7 @@ export interface CrawlOptions {
   page: PageOptions;
 }
 
-/** Per-page options: top-level fields, overridden field by field by scrape_options (decisions.md). */
+/** Per-page options: top-level fields, overridden field by field by scrape_options (docs/api.md, "POST /v1/crawl": scrape_options). */
 export function resolveCrawlOptions(request: CrawlRequest): CrawlOptions {
   const { url, scrape_options, template_id, variables, exclude_paths, include_paths, scrape_paths, max_depth, strategy, limit, retry, engine, ...topLevelPage } = request;
   void template_id;

@@ -92,7 +92,7 @@ export class ApiKeys {
         .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
         .returning('id')
         .execute();
-      // A revoked key's scheduled tasks can no longer run: they become inactive (decisions.md).
+      // A revoked key's scheduled tasks can no longer run: they become inactive (docs/api.md, "Scheduled tasks").
       if (revoked.length > 0) await deactivateTasksOfOwners(trx, revoked.map((r) => r.id));
       return revoked.length;
     });

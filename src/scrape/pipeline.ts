@@ -27,7 +27,7 @@ export interface PageMetadataOut {
   [key: string]: unknown;
 }
 
-/** One page's result: the crawl result item fields of decisions.md, also the scrape response data. */
+/** One page's result: the crawl result item fields (docs/api.md, "GET /v1/crawl/{jobId}"), also the scrape response data. */
 export interface PageResult {
   url: string;
   title: string;
@@ -67,7 +67,7 @@ export interface PipelineDeps {
 }
 
 export interface PageRunOptions {
-  /** Crawls write the cache but never read it (interface 2.3 rule 4). */
+  /** Crawls write the cache but never read it (docs/api.md, "POST /v1/crawl"). */
   readCache: boolean;
   signal?: AbortSignal;
   /** See FetchOptions.onRedirect. A browser follows redirects itself; its final URL is offered after the render. */

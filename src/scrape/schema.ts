@@ -66,7 +66,7 @@ const jsonOptions = z.strictObject({
   schema_description: z.string().max(10_000).optional(),
 });
 
-/** Per-page options: the fields of interface 2.2 (the scrape_options of a crawl). */
+/** Per-page options: the fields of POST /v1/scrape in docs/api.md (the scrape_options of a crawl). */
 export const pageOptionsShape = {
   formats: z
     .array(z.enum(FORMATS))

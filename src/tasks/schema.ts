@@ -1,4 +1,4 @@
-// Request schemas of scheduled tasks (interface 2.5) and of each task type's payload.
+// Request schemas of scheduled tasks (docs/api.md, "Scheduled tasks") and of each task type's payload.
 import { z } from 'zod';
 import { crawlRequestSchema, DEFAULT_CRAWL_LIMIT } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
@@ -99,7 +99,7 @@ export const executionsQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).optional(),
 });
 
-/** Estimated minimum credits of one execution (decisions.md). */
+/** Estimated minimum credits of one execution (docs/api.md, "Fields": min_credits_required). */
 export function minCreditsRequired(type: TaskType, payload: Record<string, unknown>): number {
   switch (type) {
     case 'scrape':

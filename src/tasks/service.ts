@@ -95,7 +95,7 @@ export class TaskService {
     const nextAt = this.nextOfSaved(body.cron_expression, timezone);
     let implicit: { webhook_id: string; secret: string } | undefined;
     if (body.webhook_url !== undefined) {
-      // The implicit subscription: scoped to this task, for its task.* events (decisions.md).
+      // The implicit subscription: scoped to this task, for its task.* events (docs/api.md, "Fields": webhook_url).
       implicit = await this.deps.webhooks.create(
         ownerId,
         { name: `Task ${body.name}`, webhook_url: body.webhook_url, event_types: TASK_EVENTS, scope: 'specific', specific_task_ids: [id] },

@@ -49,7 +49,7 @@ export async function webhookIdsOfTasks(db: Executor, taskIds: string[]): Promis
   return rows.map((t) => ({ id: t.id, webhookIds: t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : [] }));
 }
 
-/** The tasks of revoked keys can no longer run: inactive, with no next run (decisions.md). */
+/** The tasks of revoked keys can no longer run: inactive, with no next run (docs/api.md, "Scheduled tasks"). */
 export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]): Promise<void> {
   if (ownerIds.length === 0) return;
   await db.updateTable('scheduled_tasks').set({ is_active: 0, next_execution_at: null }).where('owner_id', 'in', ownerIds).execute();

@@ -1,4 +1,4 @@
-// How tasks and executions look in API answers (interface 2.5, 2.6).
+// How tasks and executions look in API answers (docs/api.md, "Scheduled tasks").
 import type { Selectable } from 'kysely';
 import type { ScheduledTaskTable, TaskExecutionTable } from '../store/schema.js';
 

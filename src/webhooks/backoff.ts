@@ -1,4 +1,4 @@
-// The retry policy of deliveries as data and one pure function (interface 6.3).
+// The retry policy of deliveries as data and one pure function (docs/webhooks.md, "Outcomes, retries, auto-disable").
 
 export interface RetryPolicy {
   maxRetries: number;

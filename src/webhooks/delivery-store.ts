@@ -15,7 +15,7 @@ export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 
-/** The most a delivery body may be (interface 6.1). */
+/** The most a delivery body may be (docs/webhooks.md, "Delivery requests"). */
 export const WEBHOOK_PAYLOAD_MAX_BYTES = 1024 * 1024;
 
 export interface ClaimedDelivery {
@@ -157,7 +157,7 @@ export class DeliveryStore {
         const sub = subs.get(d.subscription_id);
         if (!sub) continue;
         if (!sub.isActive) {
-          // An inactive subscription receives nothing (decisions.md), not even what it had queued.
+          // An inactive subscription receives nothing (docs/webhooks.md, "Subscriptions"), not even what it had queued.
           await this.endInactive(trx, d, input.now);
           continue;
         }

@@ -35,7 +35,7 @@ export interface DispatcherOptions {
   outbox: OutboxSignal;
 }
 
-/** The headers of one delivery request (interface 6.1 plus Standard Webhooks). */
+/** The headers of one delivery request (docs/webhooks.md, "Delivery requests"). */
 export function deliveryHeaders(claimed: ClaimedDelivery, now: Date, userAgent: string): Record<string, string> {
   const { delivery, subscription } = claimed;
   const seconds = Math.floor(now.getTime() / 1000);

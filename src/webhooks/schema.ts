@@ -1,4 +1,4 @@
-// Request schemas of the webhook routes (interface 2.7, 4.3 and decisions.md "Webhooks").
+// Request schemas of the webhook routes (docs/webhooks.md, "Subscriptions").
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/catalogue.js';
 

@@ -11,7 +11,7 @@ export type SubscriptionRow = WebhookSubscriptionTable;
 /** The store itself, or a transaction a caller holds the subscription rows' reads and writes in. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** After this many consecutive failed deliveries a subscription is disabled (interface 6.3). */
+/** After this many consecutive failed deliveries a subscription is disabled (docs/webhooks.md, "Outcomes, retries, auto-disable"). */
 export const AUTO_DISABLE_AFTER = 10;
 
 /** A stored subscription: its writable fields plus identity, state and counters. */
@@ -203,7 +203,7 @@ export async function countFinalDelivery(db: Executor, subscriptionId: string, i
       total_deliveries: eb('total_deliveries', '+', 1),
       successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
       failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
-      // Test deliveries are recorded and counted, but never move the failure streak (decisions.md).
+      // Test deliveries are recorded and counted, but never move the failure streak (docs/webhooks.md, "Outcomes, retries, auto-disable").
       ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
       ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
     }))

@@ -4,7 +4,7 @@ import type { Subscription } from './subscription-store.js';
 
 export const HIDDEN = '***hidden***';
 
-/** The list shape of interface 2.7. */
+/** The list shape of GET /v1/webhooks (docs/webhooks.md, "Subscriptions"). */
 export function subscriptionListItem(s: Subscription) {
   return {
     uuid: s.id,
@@ -41,7 +41,7 @@ export function subscriptionDetail(s: Subscription) {
   };
 }
 
-/** A delivery record of interface 2.8: failed records omit the response fields. */
+/** A delivery record (docs/webhooks.md, "History, test and replay"): failed records omit the response fields. */
 export function deliveryRecord(d: DeliveryRow) {
   const record: Record<string, unknown> = {
     uuid: d.id,

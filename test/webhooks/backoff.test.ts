@@ -1,4 +1,4 @@
-// The delivery retry schedule as a table: interface 6.3's example and the edges.
+// The delivery retry schedule as a table: the example of docs/webhooks.md (attempts at 0, 1, 3 and 7 minutes) and the edges.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { hasRetryLeft, nextRetryDelayMs } from '../../src/webhooks/backoff.js';
