@@ -21,6 +21,7 @@ import { crawlRoutes } from './crawl/routes.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlStore } from './crawl/store.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
+import { webhookIdsOfTasks } from './tasks/task-store.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { closeWebhookAgents } from './webhooks/send/agents.js';
@@ -164,7 +165,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       onCreated: () => runner?.notify(),
     });
     const subscriptions = new SubscriptionStore(db.kysely);
-    const deliveries = new DeliveryStore(db.kysely, db.dialect);
+    const deliveries = new DeliveryStore(db.kysely, db.dialect, webhookIdsOfTasks);
     const dispatcher = roles.worker
       ? new WebhookDispatcher({
           deliveries,

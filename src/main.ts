@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
 import { ApiKeys } from './keys/api-keys.js';
 import { createLogger } from './logger.js';
+import { revokeApiKey } from './revoke-key.js';
 import { type Db, describeTarget, openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 
@@ -102,7 +103,7 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       case 'revoke': {
         const target = positionals[0];
         if (!target) throw new UsageError('keys revoke needs a key id or prefix');
-        const n = await keys.revoke(target);
+        const n = await revokeApiKey(keys, target);
         if (n === 0) throw new UsageError(`no active key has id or prefix ${target}`);
         process.stdout.write(`Revoked ${n} key(s).\n`);
         return;

@@ -1,8 +1,7 @@
 // API keys: generated, stored as SHA-256 hashes, verified in constant time, revoked; env keys beside them.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { deactivateTasksOfOwners } from '../tasks/task-store.js';
 import { type Clock, iso, systemClock } from '../util/time.js';
 
 export interface ApiKeyInfo {
@@ -82,8 +81,12 @@ export class ApiKeys {
     }));
   }
 
-  /** Revokes by id or by the key's printed prefix; returns how many keys were revoked. */
-  async revoke(idOrPrefix: string): Promise<number> {
+  /**
+   * Revokes by id or by the key's printed prefix; returns how many keys were revoked. `withRevoked`
+   * writes, in the same transaction, what goes with a revocation elsewhere (src/revoke-key.ts:
+   * the owner's scheduled tasks become inactive); keys/ does not import the folders it reaches.
+   */
+  async revoke(idOrPrefix: string, withRevoked: (trx: Transaction<Database>, ownerIds: string[]) => Promise<void>): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const revoked = await trx
         .updateTable('api_keys')
@@ -92,8 +95,7 @@ export class ApiKeys {
         .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
         .returning('id')
         .execute();
-      // A revoked key's scheduled tasks can no longer run: they become inactive (docs/api.md, "Scheduled tasks").
-      if (revoked.length > 0) await deactivateTasksOfOwners(trx, revoked.map((r) => r.id));
+      if (revoked.length > 0) await withRevoked(trx, revoked.map((r) => r.id));
       return revoked.length;
     });
   }

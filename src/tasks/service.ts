@@ -171,7 +171,7 @@ export class TaskService {
   async remove(ownerId: string, id: string): Promise<void> {
     const task = await this.task(ownerId, id);
     await this.store.deleteWithExecutions(id);
-    if (task.implicit_webhook_id) await this.deps.subscriptions.delete(ownerId, task.implicit_webhook_id);
+    if (task.implicit_webhook_id) await this.deps.webhooks.discard(ownerId, task.implicit_webhook_id);
   }
 
   async pause(ownerId: string, id: string, reason: string | undefined) {

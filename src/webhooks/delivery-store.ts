@@ -4,12 +4,15 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../store/schema.js';
 import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
-import { webhookIdsOfTasks } from '../tasks/task-store.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
-// subscription-store imports this module too (deleteDeliveriesOfSubscription); both use each
-// other only inside functions, so the cycle holds whichever module loads first.
-import { activeSubscriptionsOf, countFinalDelivery, type Subscription, subscriptionsById } from './subscription-store.js';
+import { activeSubscriptionsOf, countFinalDelivery, deleteSubscriptionRow, type Subscription, subscriptionsById } from './subscription-store.js';
+
+/**
+ * The subscriptions a task names for its task.* events (its `webhook_ids`), read in the fan-out's
+ * transaction. Given by the app (tasks/task-store.ts owns the table), so webhooks/ does not import tasks/.
+ */
+export type TaskWebhookLookup = (db: Transaction<Database>, taskIds: string[]) => Promise<Array<{ id: string; webhookIds: string[] }>>;
 
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
@@ -78,7 +81,17 @@ export class DeliveryStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly webhookIdsOfTasks: TaskWebhookLookup,
   ) {}
+
+  /** Deletes a subscription of this owner with its deliveries and their attempts, in one transaction; false if there is none. */
+  async deleteSubscription(ownerId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await deleteSubscriptionRow(trx, ownerId, id))) return false;
+      await deleteDeliveriesOfSubscription(trx, id);
+      return true;
+    });
+  }
 
   /**
    * Turns up to `batch` undispatched events into deliveries for the active subscriptions of
@@ -96,7 +109,7 @@ export class DeliveryStore {
       const taskIds = [...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string))];
       const taskHooks = new Map<string, string[]>();
       if (taskIds.length > 0) {
-        for (const t of await webhookIdsOfTasks(trx, taskIds)) taskHooks.set(t.id, t.webhookIds);
+        for (const t of await this.webhookIdsOfTasks(trx, taskIds)) taskHooks.set(t.id, t.webhookIds);
       }
       const rows: DeliveryRow[] = [];
       for (const e of events) {

@@ -108,7 +108,12 @@ export class WebhookService {
   }
 
   async remove(ownerId: string, id: string): Promise<void> {
-    if (!(await this.deps.subscriptions.delete(ownerId, id))) throw new NotFoundError('webhook');
+    if (!(await this.deps.deliveries.deleteSubscription(ownerId, id))) throw new NotFoundError('webhook');
+  }
+
+  /** Deletes a subscription if it is there (a task's own subscription, when the task goes). */
+  async discard(ownerId: string, id: string): Promise<void> {
+    await this.deps.deliveries.deleteSubscription(ownerId, id);
   }
 
   async setActive(ownerId: string, id: string, active: boolean): Promise<{ uuid: string; is_active: boolean }> {

@@ -4,7 +4,6 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
 // delivery-store imports this module too; both use each other only inside functions, so the
 // cycle holds whichever module loads first.
-import { deleteDeliveriesOfSubscription } from './delivery-store.js';
 
 export type SubscriptionRow = WebhookSubscriptionTable;
 
@@ -169,14 +168,12 @@ export class SubscriptionStore {
   }
 
   /** Deletes the subscription with its whole delivery history. */
-  async delete(ownerId: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
-      if (Number(result.numDeletedRows) !== 1) return false;
-      await deleteDeliveriesOfSubscription(trx, id);
-      return true;
-    });
-  }
+}
+
+/** Deletes the subscription's row; its deliveries go with it in the caller's transaction (DeliveryStore.deleteSubscription). */
+export async function deleteSubscriptionRow(db: Executor, ownerId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }
 
 /** The active subscriptions of these owners: the ones their events fan out to. */

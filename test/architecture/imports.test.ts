@@ -96,3 +96,42 @@ describe('import direction between src/ folders', () => {
     assert.ok(importsFrom('browser', 'page').length > 0);
   });
 });
+
+/** A cycle in the folder graph, as 'a > b > a', or undefined (depth-first search from every folder). */
+function folderCycle(edges: readonly Edge[]): string | undefined {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) {
+    const from = moduleOf(e.file);
+    const to = moduleOf(e.target);
+    if (from !== to) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+  }
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]): string | undefined => {
+    if (path.includes(node)) return [...path.slice(path.indexOf(node)), node].join(' > ');
+    if (done.has(node)) return undefined;
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next, [...path, node]);
+      if (cycle) return cycle;
+    }
+    done.add(node);
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('folders import one another without cycles (docs/architecture.md, "The map")', () => {
+  it('finds a cycle when there is one (the check is not blind)', () => {
+    const edge = (file: string, target: string): Edge => ({ file, specifier: '', target });
+    assert.equal(folderCycle([edge('keys/a.ts', 'tasks/b.js'), edge('tasks/b.ts', 'http/c.js'), edge('http/c.ts', 'keys/a.js')]), 'keys > tasks > http > keys');
+    assert.equal(folderCycle([edge('keys/a.ts', 'tasks/b.js'), edge('http/c.ts', 'keys/a.js')]), undefined);
+  });
+
+  it('has none in src/', () => {
+    const cycle = folderCycle(EDGES);
+    assert.equal(cycle, undefined, `a folder cycle: ${cycle}\n${describeEdges(EDGES.filter((e) => cycle?.includes(moduleOf(e.file)) && cycle.includes(moduleOf(e.target)) && moduleOf(e.file) !== moduleOf(e.target)))}`);
+  });
+});

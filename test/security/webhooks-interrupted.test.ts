@@ -8,6 +8,7 @@ import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
 import { allDatabases } from '../helpers/databases.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
+import { webhookIdsOfTasks } from '../../src/tasks/task-store.js';
 
 const LEASE_MS = 500;
 
@@ -20,7 +21,7 @@ for (const make of allDatabases()) {
     before(async () => {
       receiver = await startReceiver();
       t = await startTestApp({ database, env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_POLL_MS: '20', WEBHOOK_LEASE_MS: String(LEASE_MS), WEBHOOK_RETRY_UNIT_MS: '50' } });
-      store = new DeliveryStore(t.app.db.kysely, t.app.db.dialect);
+      store = new DeliveryStore(t.app.db.kysely, t.app.db.dialect, webhookIdsOfTasks);
     });
     after(async () => {
       await t.close();

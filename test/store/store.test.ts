@@ -5,6 +5,7 @@ import { readEvents, recordEvent } from '../../src/events/outbox.js';
 import { createJobWithEvents, endJob, findJob, insertJob } from '../../src/jobs/job-store.js';
 import { scrapeEvents } from '../../src/scrape/events.js';
 import { ApiKeys } from '../../src/keys/api-keys.js';
+import { revokeApiKey } from '../../src/revoke-key.js';
 import { PageCache, cacheKey } from '../../src/scrape/page-cache.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { latestMigration, migrateToLatest } from '../../src/store/migrations.js';
@@ -36,9 +37,9 @@ for (const make of allDatabases()) {
       const stored = await db.kysely.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
       assert.notEqual(stored.key_hash, created.key);
       assert.ok(!JSON.stringify(await keys.list()).includes(created.key), 'list never shows the key');
-      assert.equal(await keys.revoke(created.key.slice(0, 10)), 1);
+      assert.equal(await revokeApiKey(keys, created.key.slice(0, 10)), 1);
       assert.equal(await keys.verify(created.key), undefined);
-      assert.equal(await keys.revoke(created.id), 0, 'revoking twice changes nothing');
+      assert.equal(await revokeApiKey(keys, created.id), 0, 'revoking twice changes nothing');
     });
 
     it('makes the scheduled tasks of a revoked key inactive', async () => {
@@ -54,7 +55,7 @@ for (const make of allDatabases()) {
           successful_executions: 0, failed_executions: 0, consecutive_failures: 0, last_execution_at: null, created_at: now, updated_at: now,
         })
         .execute();
-      await keys.revoke(created.id);
+      await revokeApiKey(keys, created.id);
       const task = await db.kysely.selectFrom('scheduled_tasks').select(['is_active', 'next_execution_at']).where('owner_id', '=', created.id).executeTakeFirstOrThrow();
       assert.deepEqual(task, { is_active: 0, next_execution_at: null });
     });

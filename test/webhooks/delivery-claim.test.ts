@@ -8,6 +8,7 @@ import { type ClaimInput, DeliveryStore } from '../../src/webhooks/delivery-stor
 import { DeliverySlots } from '../../src/webhooks/slots.js';
 import { type Subscription, SubscriptionStore } from '../../src/webhooks/subscription-store.js';
 import { allDatabases } from '../helpers/databases.js';
+import { webhookIdsOfTasks } from '../../src/tasks/task-store.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 
@@ -20,7 +21,7 @@ for (const make of allDatabases()) {
     before(async () => {
       db = await openDatabase(database.target);
       await migrateToLatest(db.kysely);
-      deliveries = new DeliveryStore(db.kysely, db.dialect);
+      deliveries = new DeliveryStore(db.kysely, db.dialect, webhookIdsOfTasks);
       subscriptions = new SubscriptionStore(db.kysely);
     });
     after(async () => {
