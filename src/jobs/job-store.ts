@@ -161,6 +161,11 @@ export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd
   return true;
 }
 
+/** endJob in a transaction of its own (a job whose end changes nothing else). */
+export async function endJobAlone(db: Kysely<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
+  return db.transaction().execute((trx) => endJob(trx, id, end, eventOf, signal));
+}
+
 /** Scrapes still pending that were created before `before` (cut off: a scrape runs within its request). */
 export async function pendingScrapesCreatedBefore(db: Executor, before: string, limit: number): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('kind', '=', 'scrape').where('status', '=', 'pending').where('created_at', '<', before).limit(limit).execute();

@@ -1,7 +1,7 @@
 // Ending a scrape that was cut off: the process running it died, or the store stopped taking its last write.
 import type { Kysely } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
-import { endJob } from '../jobs/job-store.js';
+import { endJobAlone } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
 import { scrapeEvents } from './events.js';
 
@@ -16,5 +16,5 @@ export const INTERRUPTED_SCRAPE_MESSAGE = 'Interrupted: the scrape stopped befor
 /** Fails a scrape that is still pending, with its scrape.failed event; false if it had ended meanwhile. */
 export async function failInterruptedScrape(db: Kysely<Database>, jobId: string, at: string, outbox: OutboxSignal | undefined): Promise<boolean> {
   const end = { status: 'failed' as const, at, counts: { total: 1, failed: 1 }, error: { message: INTERRUPTED_SCRAPE_MESSAGE, code: 'INTERRUPTED' } };
-  return db.transaction().execute((trx) => endJob(trx, jobId, end, scrapeEvents['scrape.failed'], outbox));
+  return endJobAlone(db, jobId, end, scrapeEvents['scrape.failed'], outbox);
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxSignal } from '../events/outbox.js';
 import { CapabilityUnavailableError } from '../domain/errors.js';
-import { createJobWithEvents, endJob } from '../jobs/job-store.js';
+import { createJobWithEvents, endJobAlone } from '../jobs/job-store.js';
 import { scrapeEvents } from './events.js';
 import type { Database } from '../store/schema.js';
 import { type Clock, iso } from '../util/time.js';
@@ -101,9 +101,7 @@ export class ScrapeService {
       const failure = storeFailure ? storeFailureOfPage(storeFailure) : pageFailure;
       if (failure.code === 'INTERNAL' && !storeFailure) this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
       const finishedAt = iso(clock());
-      const recorded = db.transaction().execute((trx) =>
-        endJob(trx, jobId, { status: 'failed', at: finishedAt, counts: { total: 1, failed: 1 }, error: failure }, scrapeEvents['scrape.failed'], this.deps.outbox),
-      );
+      const recorded = endJobAlone(db, jobId, { status: 'failed', at: finishedAt, counts: { total: 1, failed: 1 }, error: failure }, scrapeEvents['scrape.failed'], this.deps.outbox);
       if (storeFailure) {
         await recorded.catch(() => undefined);
         throw error;
@@ -113,9 +111,7 @@ export class ScrapeService {
     }
 
     const finishedAt = iso(clock());
-    await db.transaction().execute((trx) =>
-      endJob(trx, jobId, { status: 'completed', at: finishedAt, counts: { total: 1, completed: 1, credits_used: 1 } }, scrapeEvents['scrape.completed'], this.deps.outbox),
-    );
+    await endJobAlone(db, jobId, { status: 'completed', at: finishedAt, counts: { total: 1, completed: 1, credits_used: 1 } }, scrapeEvents['scrape.completed'], this.deps.outbox);
     return { job_id: jobId, jobId, status: 'completed', ...page };
   }
 }
