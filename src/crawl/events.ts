@@ -1,27 +1,23 @@
 // The crawl.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
-import { type JobFacts, jobCreated, jobEvent, jobStarted } from '../jobs/job-events.js';
+import { endedAt, type JobFacts, jobCreated, jobEvent, jobStarted, type JobTotals, totalsOf } from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
-type Totals = { total: number; completed: number; failed: number; credits_used: number };
-export type CrawlEndedPayload = { job_id: string; status: 'completed' | 'failed'; url: string } & Totals & {
+export type CrawlEndedPayload = { job_id: string; status: 'completed' | 'failed'; url: string } & JobTotals & {
   error_message?: string;
   error_code?: string;
   created_at: string;
   completed_at: string;
 };
-export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & Totals & { created_at: string; cancelled_at: string };
+export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & { created_at: string; cancelled_at: string };
 
 function ended<Status extends 'completed' | 'failed'>(status: Status, job: JobRow): DomainEvent<`crawl.${Status}`, CrawlEndedPayload> {
-  const at = job.finished_at ?? job.updated_at;
+  const at = endedAt(job);
   return jobEvent(`crawl.${status}`, job, at, {
     job_id: job.id,
     status,
     url: job.url,
-    total: job.total,
-    completed: job.completed,
-    failed: job.failed,
-    credits_used: job.credits_used,
+    ...totalsOf(job),
     ...(job.error_message ? { error_message: job.error_message } : {}),
     ...(job.error_code ? { error_code: job.error_code } : {}),
     created_at: job.created_at,
@@ -36,15 +32,12 @@ export const crawlEvents = {
   'crawl.completed': (job: JobRow) => ended('completed', job),
   'crawl.failed': (job: JobRow) => ended('failed', job),
   'crawl.cancelled': (job: JobRow): DomainEvent<'crawl.cancelled', CrawlCancelledPayload> => {
-    const at = job.finished_at ?? job.updated_at;
+    const at = endedAt(job);
     return jobEvent('crawl.cancelled', job, at, {
       job_id: job.id,
       status: 'cancelled',
       url: job.url,
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      credits_used: job.credits_used,
+      ...totalsOf(job),
       created_at: job.created_at,
       cancelled_at: at,
     });

@@ -19,3 +19,15 @@ export function jobCreated<Kind extends JobKind>(kind: Kind, job: JobFacts): Dom
 export function jobStarted<Kind extends JobKind>(kind: Kind, job: JobFacts, startedAt: string): DomainEvent<`${Kind}.started`, JobStartedPayload> {
   return jobEvent(`${kind}.started`, job, startedAt, { job_id: job.id, status: 'running', url: job.url, created_at: job.created_at, started_at: startedAt });
 }
+
+export type JobTotals = { total: number; completed: number; failed: number; credits_used: number };
+
+/** A job's counters, as its end events carry them. */
+export function totalsOf(job: JobRow): JobTotals {
+  return { total: job.total, completed: job.completed, failed: job.failed, credits_used: job.credits_used };
+}
+
+/** When an ended job ended (its finished_at; updated_at for a row written before it was set). */
+export function endedAt(job: JobRow): string {
+  return job.finished_at ?? job.updated_at;
+}

@@ -1,19 +1,9 @@
 // The scrape.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
-import { type JobFacts, jobCreated, jobEvent, jobStarted } from '../jobs/job-events.js';
+import { endedAt, type JobFacts, jobCreated, jobEvent, jobStarted, type JobTotals, totalsOf } from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
-export type ScrapeCompletedPayload = {
-  job_id: string;
-  status: 'completed';
-  url: string;
-  total: number;
-  completed: number;
-  failed: number;
-  credits_used: number;
-  created_at: string;
-  completed_at: string;
-};
+export type ScrapeCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & { created_at: string; completed_at: string };
 export type ScrapeFailedPayload = {
   job_id: string;
   status: 'failed';
@@ -30,22 +20,19 @@ export const scrapeEvents = {
   'scrape.started': (job: JobFacts, startedAt: string) => jobStarted('scrape', job, startedAt),
   /** From the row as it ended. */
   'scrape.completed': (job: JobRow): DomainEvent<'scrape.completed', ScrapeCompletedPayload> => {
-    const at = job.finished_at ?? job.updated_at;
+    const at = endedAt(job);
     return jobEvent('scrape.completed', job, at, {
       job_id: job.id,
       status: 'completed',
       url: job.url,
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      credits_used: job.credits_used,
+      ...totalsOf(job),
       created_at: job.created_at,
       completed_at: at,
     });
   },
   /** From the row as it ended; its error is the one the end wrote. */
   'scrape.failed': (job: JobRow): DomainEvent<'scrape.failed', ScrapeFailedPayload> => {
-    const at = job.finished_at ?? job.updated_at;
+    const at = endedAt(job);
     return jobEvent('scrape.failed', job, at, {
       job_id: job.id,
       status: 'failed',

@@ -11,25 +11,10 @@ import { taskEvents } from './events.js';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The columns a new task is saved with; its state and counters start at their defaults. */
-export interface NewTask {
-  id: string;
-  owner_id: string;
-  name: string;
-  description: string | null;
-  cron_expression: string;
-  timezone: string;
-  task_type: string;
-  task_payload: string;
-  concurrency_mode: string;
-  max_executions_per_day: number | null;
-  webhook_ids: string | null;
-  webhook_url: string | null;
-  implicit_webhook_id: string | null;
-  tags: string | null;
-  metadata: string | null;
-  min_credits_required: number;
-  next_execution_at: string | null;
-}
+export type NewTask = Omit<
+  ScheduledTaskTable,
+  'is_active' | 'is_paused' | 'pause_reason' | 'total_executions' | 'successful_executions' | 'failed_executions' | 'consecutive_failures' | 'last_execution_at' | 'created_at' | 'updated_at'
+>;
 
 /** How an execution ended, as its job or the scheduler reports it. */
 export interface ExecutionOutcome {
