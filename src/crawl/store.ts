@@ -305,7 +305,8 @@ export class CrawlStore {
         .limit(1)
         .executeTakeFirst();
       if (open === undefined) {
-        await this.finishJob(trx, { ...job, ...progress, ...(firstError ? { error_message: firstError.message, error_code: firstError.code } : {}) }, outcome, outcome.now);
+        const seedError = job.error_message !== null ? { message: job.error_message, code: job.error_code } : firstError;
+        await this.finishJob(trx, outcome.jobId, progress.completed > 0, seedError, outcome);
       }
       return { recorded: true, room: outcome.limit - job.total - admitted };
     });
@@ -360,12 +361,13 @@ export class CrawlStore {
     return fresh.length;
   }
 
-  private async finishJob(trx: Trx, job: CrawlJob, outcome: PageOutcome, now: string): Promise<void> {
-    const status: 'completed' | 'failed' = job.completed > 0 ? 'completed' : 'failed';
+  /** Ends the crawl after its last page: completed if any page was saved, else failed with the seed's error if it had one. */
+  private async finishJob(trx: Trx, jobId: string, anySaved: boolean, seedError: { message: string; code: string | null } | undefined, outcome: PageOutcome): Promise<void> {
+    const status: 'completed' | 'failed' = anySaved ? 'completed' : 'failed';
     // Why it failed: the seed's failure, else this last page's, else nothing was saved.
-    const reason = job.error_message !== null ? { message: job.error_message, code: job.error_code } : outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' };
-    const end = { status, at: now, expiresAt: addMs(now, outcome.retentionMs), error: status === 'failed' ? reason : null };
-    await endJob(trx, job.id, end, crawlEvents[`crawl.${status}`], this.outbox);
+    const reason = seedError ?? (outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' });
+    const end = { status, at: outcome.now, expiresAt: addMs(outcome.now, outcome.retentionMs), error: status === 'failed' ? reason : null };
+    await endJob(trx, jobId, end, crawlEvents[`crawl.${status}`], this.outbox);
   }
 
   /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */

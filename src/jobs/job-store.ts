@@ -129,9 +129,15 @@ export async function setJobProgress(
  * Answers false (and records nothing) when it had started or ended already.
  */
 export async function startJob(trx: Transaction<Database>, id: string, at: string, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
-  const result = await trx.updateTable('jobs').set({ started_at: at, updated_at: at }).where('id', '=', id).where('started_at', 'is', null).where('status', '=', 'pending').executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  const job = await trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const job = await trx
+    .updateTable('jobs')
+    .set({ started_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('started_at', 'is', null)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  if (!job) return false;
   await recordEvent(trx, eventOf(job), signal);
   return true;
 }
@@ -142,7 +148,7 @@ export async function startJob(trx: Transaction<Database>, id: string, at: strin
  * (and writes nothing) when the job had ended already or does not exist.
  */
 export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
-  const result = await trx
+  const job = await trx
     .updateTable('jobs')
     .set({
       status: end.status,
@@ -154,9 +160,9 @@ export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd
     })
     .where('id', '=', id)
     .where('status', '=', 'pending')
+    .returningAll()
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  const job = await trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  if (!job) return false;
   await recordEvent(trx, eventOf(job), signal);
   return true;
 }

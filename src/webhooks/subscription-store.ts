@@ -2,8 +2,6 @@
 // and the reads and counters the delivery engine needs inside its own transactions.
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, WebhookSubscriptionTable } from '../store/schema.js';
-// delivery-store imports this module too; both use each other only inside functions, so the
-// cycle holds whichever module loads first.
 
 export type SubscriptionRow = WebhookSubscriptionTable;
 
