@@ -12,7 +12,12 @@ const blacklist: PageCounts[] = [];
 const perPage: Array<{ key: string; url: string; f1: number; precision: number; recall: number }> = [];
 
 for (const page of pages) {
-  const { markdown = '' } = extractPage({ html: page.html, url: page.url, onlyMainContent: true, formats: ['markdown'] });
+  const { markdown = '' } = extractPage({
+    html: page.html,
+    url: page.url,
+    onlyMainContent: true,
+    formats: ['markdown'],
+  });
   const c = pageCounts(markdownToPlainText(markdown), page.truth);
   ours.push(c);
   // The API puts the page's h1 first as "# ..."; the ground truth never has the headline. Shown

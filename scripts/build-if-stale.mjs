@@ -44,7 +44,9 @@ if (forced || isStale()) {
     // with the package is used as it is; without one the service cannot start.
     // At install (--at-install) that is not an error yet: only starting without dist/ is.
     if (existsSync(path.join(root, 'dist', 'src', 'main.js')) || process.argv.includes('--at-install')) process.exit(0);
-    process.stderr.write('dist/ is missing and TypeScript is not installed: run `npm ci` (with dev dependencies) first.\n');
+    process.stderr.write(
+      'dist/ is missing and TypeScript is not installed: run `npm ci` (with dev dependencies) first.\n',
+    );
     process.exit(1);
   }
   const startedAt = new Date();

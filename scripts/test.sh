@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: type check, then every test file with node's test runner.
+# Runs the whole test suite: type check, lint (ESLint) and format check (Prettier), then every test file with
+# node's test runner.
 # Needs the local PostgreSQL (DATABASE_URL_TEST, default postgres://postgres@127.0.0.1:5432/test)
 # and Chromium for the browser engines (CHROMIUM_PATH, default /usr/bin/chromium): installed from
 # Debian's packages here when missing, since nothing downloads a browser.
@@ -20,6 +21,8 @@ if [ ! -x "$chromium_path" ] && command -v apt-get >/dev/null 2>&1; then
   $sudo_cmd apt-get install -y -qq chromium >/dev/null || { $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq chromium >/dev/null; }
 fi
 npx tsc -p tsconfig.json --noEmit
+npx eslint --max-warnings=0 .
+npx prettier --check --log-level=warn .
 
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-1}" --test-reporter=spec "${files[@]}"

@@ -48,7 +48,10 @@ export interface App {
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
   scheduler: Scheduler | undefined;
-  /** Clean-up of expired data and of interrupted scrapes, every 10 minutes; like the three above, only in the worker role. */
+  /**
+   * Clean-up of expired data and of interrupted scrapes, every 10 minutes; like the three above, only in the worker
+   * role.
+   */
   sweeper: ReturnType<typeof startSweeper> | undefined;
   /** Says that this app recorded events; its dispatcher listens (each app has its own). */
   outbox: OutboxSignal;
@@ -94,19 +97,27 @@ export async function createApp(options: AppOptions): Promise<App> {
       timeoutMs: config.extractTimeoutMs,
     });
     if (config.extractThreads === 0) {
-      logger.warn('EXTRACT_THREADS=0: pages are extracted on the main thread without memory or time limits; one large page can block or kill the service (tests only)');
+      logger.warn(
+        'EXTRACT_THREADS=0: pages are extracted on the main thread without memory or time limits; one large page can block or kill the service (tests only)',
+      );
     }
     // Browsers launch on first use; without Chromium the service runs with the HTTP engine only.
-    const browserPool = createBrowserPool({
-      executablePath: config.chromiumPath,
-      maxBrowsers: config.browserMaxBrowsers,
-      maxPages: config.browserMaxPages,
-      pagesPerBrowser: config.browserPagesPerBrowser,
-      launchTimeoutMs: config.browserLaunchTimeoutMs,
-    }, options.resolve ? { resolve: options.resolve } : undefined);
+    const browserPool = createBrowserPool(
+      {
+        executablePath: config.chromiumPath,
+        maxBrowsers: config.browserMaxBrowsers,
+        maxPages: config.browserMaxPages,
+        pagesPerBrowser: config.browserPagesPerBrowser,
+        launchTimeoutMs: config.browserLaunchTimeoutMs,
+      },
+      options.resolve ? { resolve: options.resolve } : undefined,
+    );
     const browserInstalled = await browserPool.available();
     if (!browserInstalled) {
-      logger.warn({ chromiumPath: config.chromiumPath }, 'no Chromium at CHROMIUM_PATH: browser engines are off (apt-get install -y chromium)');
+      logger.warn(
+        { chromiumPath: config.chromiumPath },
+        'no Chromium at CHROMIUM_PATH: browser engines are off (apt-get install -y chromium)',
+      );
     }
     const proxies: ProxyPolicy = {
       ...(config.outboundProxy !== undefined ? { outboundProxy: config.outboundProxy } : {}),
@@ -145,7 +156,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? new CrawlRunner({
           store: crawlStore,
           pipeline,
-          robots: config.respectRobotsTxt ? new RobotsCache({ userAgent: config.userAgent, allowPrivateAddresses: config.allowLocalTargets, proxies, ...(options.resolve ? { resolve: options.resolve } : {}) }) : undefined,
+          robots: config.respectRobotsTxt
+            ? new RobotsCache({
+                userAgent: config.userAgent,
+                allowPrivateAddresses: config.allowLocalTargets,
+                proxies,
+                ...(options.resolve ? { resolve: options.resolve } : {}),
+              })
+            : undefined,
           clock,
           logger,
           concurrency: config.crawlConcurrency,
@@ -188,10 +206,24 @@ export async function createApp(options: AppOptions): Promise<App> {
       deliveries,
       clock,
       allowPrivateAddresses: config.allowLocalWebhooks,
-      testLimit: new TestRateLimit({ perSubscription: config.webhookTestPerMinute, perOwner: config.webhookTestPerMinutePerKey }),
+      testLimit: new TestRateLimit({
+        perSubscription: config.webhookTestPerMinute,
+        perOwner: config.webhookTestPerMinutePerKey,
+      }),
       onDeliveryQueued: () => dispatcher?.notify(),
     });
-    const tasks = new TaskService({ db: db.kysely, clock, subscriptions, webhooks, crawls: crawlStore, capabilities, targets: { allowPrivate: config.allowLocalTargets }, retentionMs: config.jobRetentionMs, onChange: () => scheduler?.notify(), outbox });
+    const tasks = new TaskService({
+      db: db.kysely,
+      clock,
+      subscriptions,
+      webhooks,
+      crawls: crawlStore,
+      capabilities,
+      targets: { allowPrivate: config.allowLocalTargets },
+      retentionMs: config.jobRetentionMs,
+      onChange: () => scheduler?.notify(),
+      outbox,
+    });
     const scheduler = roles.worker
       ? new Scheduler({
           db: db.kysely,
@@ -217,10 +249,27 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       version: VERSION,
       probeStore: () => sql`select 1`.execute(db.kysely),
-      routes: [scrapeRoutes(scrape, config.publicUrl), crawlRoutes(crawl, config.publicUrl), screenshotRoutes(screenshots), webhookRoutes(webhooks), taskRoutes(tasks)],
+      routes: [
+        scrapeRoutes(scrape, config.publicUrl),
+        crawlRoutes(crawl, config.publicUrl),
+        screenshotRoutes(screenshots),
+        webhookRoutes(webhooks),
+        taskRoutes(tasks),
+      ],
     });
     // Background work, like the loops below: an api-only process leaves it to the workers on its store.
-    const sweeper = roles.worker ? startSweeper({ db: db.kysely, cache, crawls: crawlStore, clock, logger, cacheTtlMs: config.cacheTtlMs, intervalMs: 10 * 60_000, outbox }) : undefined;
+    const sweeper = roles.worker
+      ? startSweeper({
+          db: db.kysely,
+          cache,
+          crawls: crawlStore,
+          clock,
+          logger,
+          cacheTtlMs: config.cacheTtlMs,
+          intervalMs: 10 * 60_000,
+          outbox,
+        })
+      : undefined;
     runner?.start();
     dispatcher?.start();
     scheduler?.start();

@@ -46,12 +46,18 @@ const proxyAllowlist = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const entries = (v ?? '').split(',').map((e) => e.trim()).filter((e) => e.length > 0);
+    const entries = (v ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e.length > 0);
     const out: string[] = [];
     for (const entry of entries) {
       const parsed = parseAllowlistEntry(entry);
       if (parsed === undefined) {
-        ctx.addIssue({ code: 'custom', message: `entry ${JSON.stringify(entry)} is not host:port (e.g. 10.0.0.5:3128 or [fd00::5]:3128)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `entry ${JSON.stringify(entry)} is not host:port (e.g. 10.0.0.5:3128 or [fd00::5]:3128)`,
+        });
         return z.NEVER;
       }
       out.push(parsed);
@@ -61,20 +67,34 @@ const proxyAllowlist = z
 
 const envSchema = z.object({
   PORT: int(8080, 0, 65535),
-  HOST: z.string().optional().transform((v) => v || '0.0.0.0'),
-  DATA_DIR: z.string().optional().transform((v) => path.resolve(v || './data')),
+  HOST: z
+    .string()
+    .optional()
+    .transform((v) => v || '0.0.0.0'),
+  DATA_DIR: z
+    .string()
+    .optional()
+    .transform((v) => path.resolve(v || './data')),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:', 'sqlite:', 'file:']),
   // A PostgreSQL identifier written unquoted: lower case, so that psql users can name it as it is.
   DATABASE_SCHEMA: z
     .string()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || isSchemaName(v), 'must be a lower-case PostgreSQL name: a-z, 0-9 and _, not starting with a digit, at most 63 characters'),
+    .refine(
+      (v) => v === undefined || isSchemaName(v),
+      'must be a lower-case PostgreSQL name: a-z, 0-9 and _, not starting with a digit, at most 63 characters',
+    ),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   API_KEYS: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0)),
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k.length > 0),
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
@@ -83,7 +103,10 @@ const envSchema = z.object({
   ALLOW_LOCAL_WEBHOOKS: bool(false),
   OUTBOUND_PROXY: optionalUrl(['http:', 'https:']),
   REQUEST_PROXY_ALLOWLIST: proxyAllowlist,
-  USER_AGENT: z.string().optional().transform((v) => v || 'CrawlService/0.1 (+https://github.com/crawlservice)'),
+  USER_AGENT: z
+    .string()
+    .optional()
+    .transform((v) => v || 'CrawlService/0.1 (+https://github.com/crawlservice)'),
   SCRAPE_MAX_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   SCRAPE_MAX_REDIRECTS: int(10, 0, 50),
   CACHE_DEFAULT_MAX_AGE_MS: int(2 * 24 * 3600 * 1000, 0, 365 * 24 * 3600 * 1000),
@@ -100,7 +123,10 @@ const envSchema = z.object({
   EXTRACT_LARGE_PAGE_CHARS: int(DEFAULT_EXTRACTOR_LIMITS.largePageChars, 1000, 1024 * 1024 * 1024),
   EXTRACT_LARGE_HEAP_MB: int(DEFAULT_EXTRACTOR_LIMITS.largeHeapMb, 32, 16384),
   EXTRACT_TIMEOUT_MS: int(DEFAULT_EXTRACTOR_LIMITS.timeoutMs, 100, 3_600_000),
-  CHROMIUM_PATH: z.string().optional().transform((v) => (v && v.trim() !== '' ? v.trim() : '/usr/bin/chromium')),
+  CHROMIUM_PATH: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : '/usr/bin/chromium')),
   BROWSER_MAX_BROWSERS: int(1, 1, 64),
   BROWSER_MAX_PAGES: int(4, 1, 256),
   BROWSER_PAGES_PER_BROWSER: int(500, 1, 1_000_000),
@@ -217,7 +243,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.DATABASE_SCHEMA !== undefined && !/^postgres(ql)?:/.test(e.DATABASE_URL ?? '')) {
-    throw new ConfigError('Invalid settings:\n  DATABASE_SCHEMA: applies to PostgreSQL only; set DATABASE_URL to a postgres:// URL (SQLite keeps each store in its own file)');
+    throw new ConfigError(
+      'Invalid settings:\n  DATABASE_SCHEMA: applies to PostgreSQL only; set DATABASE_URL to a postgres:// URL (SQLite keeps each store in its own file)',
+    );
   }
   return {
     port: e.PORT,

@@ -7,7 +7,16 @@ export function createLogger(level: string): Logger {
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', '*.authorization', 'key', '*.key', 'secret', '*.secret', 'webhook_secret'],
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.authorization',
+        'key',
+        '*.key',
+        'secret',
+        '*.secret',
+        'webhook_secret',
+      ],
       censor: '***',
     },
   });

@@ -38,7 +38,10 @@ async function withDatabase<T>(config: Config, fn: (db: Db, applied: string[]) =
 async function serve(config: Config, mode: 'serve' | 'api' | 'worker'): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await createApp({ config, logger, roles: { worker: mode !== 'api' } });
-  logger.info({ database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }) }, 'store ready');
+  logger.info(
+    { database: describeTarget({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }) },
+    'store ready',
+  );
 
   // Only a process that serves the API needs a key to exist.
   if (mode !== 'worker' && config.createInitialKey && !app.keys.hasEnvKeys && (await app.keys.countStored()) === 0) {
@@ -77,18 +80,27 @@ async function serve(config: Config, mode: 'serve' | 'api' | 'worker'): Promise<
     return;
   }
   const address = await app.server.listen({ port: config.port, host: config.host });
-  logger.info({ address, publicUrl: config.publicUrl ?? null, roles: mode === 'serve' ? ['api', 'worker'] : ['api'] }, 'listening');
+  logger.info(
+    { address, publicUrl: config.publicUrl ?? null, roles: mode === 'serve' ? ['api', 'worker'] : ['api'] },
+    'listening',
+  );
 }
 
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({ args: rest, options: { name: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' } },
+    allowPositionals: true,
+  });
   await withDatabase(config, async (db) => {
     const keys = new ApiKeys(db.kysely, []);
     switch (action) {
       case 'create': {
         const created = await keys.create(values.name ?? 'unnamed');
-        process.stdout.write(`Created key ${created.id} (${created.name}). It is shown only this once:\n${created.key}\n`);
+        process.stdout.write(
+          `Created key ${created.id} (${created.name}). It is shown only this once:\n${created.key}\n`,
+        );
         return;
       }
       case 'list': {
@@ -96,7 +108,9 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         if (list.length === 0) process.stdout.write('No stored keys.\n');
         for (const k of list) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : 'active';
-          process.stdout.write(`${k.id}  ${k.prefix}…  ${k.name}  created ${k.created_at}  ${state}  last used ${k.last_used_at ?? 'never'}\n`);
+          process.stdout.write(
+            `${k.id}  ${k.prefix}…  ${k.name}  created ${k.created_at}  ${state}  last used ${k.last_used_at ?? 'never'}\n`,
+          );
         }
         return;
       }
@@ -130,8 +144,14 @@ async function main(argv: string[]): Promise<void> {
       return serve(config, command);
     case 'migrate': {
       const applied = await withDatabase(config, async (_db, names) => names);
-      const target = describeTarget({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema });
-      process.stdout.write(`${applied.length > 0 ? `Applied ${applied.join(', ')}. ` : ''}Database ${target} is up to date.\n`);
+      const target = describeTarget({
+        url: config.databaseUrl,
+        dataDir: config.dataDir,
+        schema: config.databaseSchema,
+      });
+      process.stdout.write(
+        `${applied.length > 0 ? `Applied ${applied.join(', ')}. ` : ''}Database ${target} is up to date.\n`,
+      );
       return;
     }
     case 'keys':
@@ -150,6 +170,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`${error.message}\n\n${USAGE}\n`);
     process.exit(2);
   }
-  process.stderr.write(`Fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`Fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -70,7 +70,8 @@ function treeMemory(pid: number): { rss: number; pss: number; processes: number 
   return { rss, pss, processes: pids.length };
 }
 
-const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> => callApi<T>(base, API_KEY, method, route, body);
+const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> =>
+  callApi<T>(base, API_KEY, method, route, body);
 
 interface Figures {
   engine: string;
@@ -86,22 +87,26 @@ interface Figures {
 
 async function runEngine(engine: string, siteBase: string): Promise<Figures> {
   const port = await freePort();
-  const child: Child = start(process.execPath, [...serviceNodeArgs(root), path.join(root, 'dist/src/main.js'), 'serve'], {
-    cwd: work,
-    logFile: path.join(work, `service-${engine}.log`),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(work, `data-${engine}`),
-      DATABASE_URL: '',
-      API_KEYS: API_KEY,
-      ALLOW_LOCAL_TARGETS: 'true',
-      LOG_LEVEL: 'warn',
-      RESPECT_ROBOTS_TXT: 'false',
-      ...(args['browser-pages'] ? { BROWSER_MAX_PAGES: args['browser-pages'] } : {}),
+  const child: Child = start(
+    process.execPath,
+    [...serviceNodeArgs(root), path.join(root, 'dist/src/main.js'), 'serve'],
+    {
+      cwd: work,
+      logFile: path.join(work, `service-${engine}.log`),
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(work, `data-${engine}`),
+        DATABASE_URL: '',
+        API_KEYS: API_KEY,
+        ALLOW_LOCAL_TARGETS: 'true',
+        LOG_LEVEL: 'warn',
+        RESPECT_ROBOTS_TXT: 'false',
+        ...(args['browser-pages'] ? { BROWSER_MAX_PAGES: args['browser-pages'] } : {}),
+      },
     },
-  });
+  );
   try {
     return await measure(engine, siteBase, child, `http://127.0.0.1:${port}`);
   } finally {
@@ -154,24 +159,43 @@ async function measure(engine: string, siteBase: string, child: Child, base: str
   const peakNodeRss = sample(child.pid).peakRss;
   // Every result must be the rendered article, not the shell.
   let checked = 0;
-  for (let skip = 0; ; ) {
-    const page = await api<{ data: Array<{ markdown?: string; metadata: { engine: string } }>; next?: string }>(base, 'GET', `/v1/crawl/${id}?skip=${skip}`);
+  for (let skip = 0; ;) {
+    const page = await api<{ data: Array<{ markdown?: string; metadata: { engine: string } }>; next?: string }>(
+      base,
+      'GET',
+      `/v1/crawl/${id}?skip=${skip}`,
+    );
     for (const item of page.data) {
-      if (!/# Article \d+/.test(item.markdown ?? '') || item.metadata.engine !== engine) throw new Error(`unrendered result: ${JSON.stringify(item).slice(0, 300)}`);
+      if (!/# Article \d+/.test(item.markdown ?? '') || item.metadata.engine !== engine)
+        throw new Error(`unrendered result: ${JSON.stringify(item).slice(0, 300)}`);
       checked++;
     }
     if (!page.next) break;
     skip += page.data.length;
   }
   if (checked !== status.completed) throw new Error(`results ${checked} != completed ${status.completed}`);
-  return { engine, pages: status.completed, failed: status.failed, seconds, peakTreeRss, peakTreePss, peakNodeRss, maxProcesses, cpuSeconds };
+  return {
+    engine,
+    pages: status.completed,
+    failed: status.failed,
+    seconds,
+    peakTreeRss,
+    peakTreePss,
+    peakNodeRss,
+    maxProcesses,
+    cpuSeconds,
+  };
 }
 
 async function main(): Promise<void> {
   log(`work dir ${work}; building dist/`);
   const { spawnSync } = await import('node:child_process');
-  if (spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) log('build reported errors; using what it emitted');
-  const site = start(process.execPath, ['--import', 'tsx', path.join(here, 'site-server.ts'), String(pages + 20)], { cwd: root, logFile: path.join(work, 'site.log') });
+  if (spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0)
+    log('build reported errors; using what it emitted');
+  const site = start(process.execPath, ['--import', 'tsx', path.join(here, 'site-server.ts'), String(pages + 20)], {
+    cwd: root,
+    logFile: path.join(work, 'site.log'),
+  });
   const first = (await site.firstJson) as { port?: number } | undefined;
   if (!first?.port) throw new Error('site did not start');
   const siteBase = `http://127.0.0.1:${first.port}`;
@@ -184,8 +208,15 @@ async function main(): Promise<void> {
   } finally {
     await stop(site);
   }
-  console.log(`\nNode ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('| engine | pages | failed | s | pages/s | peak RSS, whole tree (MB) | peak PSS, whole tree (MB) | peak RSS, Node process (MB) | processes | CPU s, Node process |');
+  console.log(
+    `\nNode ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    '| engine | pages | failed | s | pages/s | peak RSS, whole tree (MB) | peak PSS, whole tree (MB) | peak RSS, Node process (MB) | processes | CPU s, Node process |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(

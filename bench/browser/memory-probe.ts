@@ -1,5 +1,6 @@
 // Not a test: renders N pages through one pool and prints the browser's memory (PSS of its process tree) as it goes.
-// node --import tsx bench/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000] [allowPrivate=true] [reuse=true]
+// node --import tsx bench/browser/memory-probe.ts [renders=500] [engine=playwright] [pagesPerBrowser=100000]
+// [allowPrivate=true] [reuse=true]
 // reuse=true renders with one reuse key, as a crawl does (each of the 4 lanes keeps its context).
 import { readdir, readFile } from 'node:fs/promises';
 import { createBrowserPool, type BrowserEngineName } from '../../src/browser/index.js';
@@ -26,7 +27,7 @@ async function treePssMb(root: number): Promise<{ mb: number; processes: number 
     }
   }
   const tree = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) {
       if (!tree.has(pid) && tree.has(ppid)) {
@@ -48,7 +49,13 @@ async function treePssMb(root: number): Promise<{ mb: number; processes: number 
 }
 
 const site = await startBrowserSite();
-const pool = createBrowserPool({ executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 4, pagesPerBrowser, launchTimeoutMs: 30_000 });
+const pool = createBrowserPool({
+  executablePath: CHROMIUM,
+  maxBrowsers: 1,
+  maxPages: 4,
+  pagesPerBrowser,
+  launchTimeoutMs: 30_000,
+});
 const started = Date.now();
 const paths = ['/js', '/delayed?ms=50', '/tall', '/redirect?n=2', '/late-fetch', '/pushstate'];
 let done = 0;
@@ -69,7 +76,9 @@ async function worker(): Promise<void> {
       const heap = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
       const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
       const secs = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`${n + 1} renders, ${secs} s: browser ${tree.mb} MB PSS in ${tree.processes} processes; node heap ${heap} MB, rss ${rss} MB; launches ${pool.stats().launches}`);
+      console.log(
+        `${n + 1} renders, ${secs} s: browser ${tree.mb} MB PSS in ${tree.processes} processes; node heap ${heap} MB, rss ${rss} MB; launches ${pool.stats().launches}`,
+      );
     }
   }
 }

@@ -1,7 +1,10 @@
 // The benchmark's JavaScript-rendered site: every page is an app shell whose script builds the article and its links.
 import { prng } from '../crawl/site.js';
 
-const WORDS = 'browser render script page content article paragraph crawler service markdown engine chromium network request response layout style image link section title heading list table code example result data value'.split(' ');
+const WORDS =
+  'browser render script page content article paragraph crawler service markdown engine chromium network request response layout style image link section title heading list table code example result data value'.split(
+    ' ',
+  );
 
 function sentence(rand: () => number): string {
   const n = 8 + Math.floor(rand() * 12);
@@ -17,7 +20,9 @@ export function renderAppPage(i: number, size: number): string {
   const random = Array.from({ length: 3 }, () => Math.floor(rand() * size));
   const data = {
     title: `Article ${i}`,
-    paragraphs: Array.from({ length: 6 + Math.floor(rand() * 10) }, () => Array.from({ length: 3 }, () => sentence(rand)).join(' ')),
+    paragraphs: Array.from({ length: 6 + Math.floor(rand() * 10) }, () =>
+      Array.from({ length: 3 }, () => sentence(rand)).join(' '),
+    ),
     links: [...children, ...random].map((n) => `/p/${n}`),
     image: `/img/${i}.png`,
   };
@@ -47,4 +52,5 @@ export const APP_JS = `
 })();
 `;
 
-export const APP_CSS = 'body{font-family:sans-serif;max-width:60em;margin:auto} article img{width:320px;height:180px;display:block}';
+export const APP_CSS =
+  'body{font-family:sans-serif;max-width:60em;margin:auto} article img{width:320px;height:180px;display:block}';

@@ -50,7 +50,10 @@ const STEPS: Step[] = [
   { name: '+ hand-off to a worker thread and back (piscina, ~10 KB and 100 links back)', sqlite: true, handOff: true },
 ];
 
-function openStore(file: string): { perPage: (url: string, html: string, markdown: string, links: string[]) => void; close: () => void } {
+function openStore(file: string): {
+  perPage: (url: string, html: string, markdown: string, links: string[]) => void;
+  close: () => void;
+} {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -61,8 +64,12 @@ function openStore(file: string): { perPage: (url: string, html: string, markdow
     CREATE TABLE counters (id INTEGER PRIMARY KEY, completed INTEGER NOT NULL);
     INSERT INTO counters VALUES (1, 0);
   `);
-  const cache = db.prepare('INSERT INTO page_cache VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET body = excluded.body, created_at = excluded.created_at');
-  const done = db.prepare("INSERT INTO pages (url, state) VALUES (?, 'done') ON CONFLICT (url) DO UPDATE SET state = 'done' RETURNING id");
+  const cache = db.prepare(
+    'INSERT INTO page_cache VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET body = excluded.body, created_at = excluded.created_at',
+  );
+  const done = db.prepare(
+    "INSERT INTO pages (url, state) VALUES (?, 'done') ON CONFLICT (url) DO UPDATE SET state = 'done' RETURNING id",
+  );
   const result = db.prepare('INSERT INTO results (page_id, data) VALUES (?, ?)');
   const count = db.prepare('UPDATE counters SET completed = completed + 1 WHERE id = 1');
   const outcome = db.transaction((url: string, markdown: string, links: string[]) => {
@@ -81,7 +88,12 @@ function openStore(file: string): { perPage: (url: string, html: string, markdow
   };
 }
 
-async function runStep(step: Step, base: string, pool: Piscina<{ html: string }, FloorResult>, count: number): Promise<{ cpuMs: number; wallMs: number }> {
+async function runStep(
+  step: Step,
+  base: string,
+  pool: Piscina<{ html: string }, FloorResult>,
+  count: number,
+): Promise<{ cpuMs: number; wallMs: number }> {
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 4_000 });
   const store = step.sqlite ? openStore(path.join(work, `floor-${databases++}.db`)) : undefined;
   let next = 0;
@@ -106,7 +118,10 @@ async function runStep(step: Step, base: string, pool: Piscina<{ html: string },
 }
 
 async function main(): Promise<void> {
-  const site = start(process.execPath, ['--import', 'tsx', path.join(here, 'site-server.ts'), String(siteSize)], { cwd: root, logFile: path.join(work, 'site.log') });
+  const site = start(process.execPath, ['--import', 'tsx', path.join(here, 'site-server.ts'), String(siteSize)], {
+    cwd: root,
+    logFile: path.join(work, 'site.log'),
+  });
   const first = (await site.firstJson) as { port?: number } | undefined;
   if (!first?.port) throw new Error(`site server did not start; see ${work}/site.log`);
   const base = `http://127.0.0.1:${first.port}`;
@@ -119,8 +134,15 @@ async function main(): Promise<void> {
     resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
   });
   try {
-    console.log(`\nnode ${process.version}, ${os.availableParallelism()} cores, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`${pages} pages of the synthetic site per round, ${concurrency} at once, after a warm-up of ${Math.min(1000, pages)} pages; fastest of 2 rounds\n`);
+    console.log(
+      `\nnode ${process.version}, ${os.availableParallelism()} cores, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `${pages} pages of the synthetic site per round, ${concurrency} at once, after a warm-up of ${Math.min(1000, pages)} pages; fastest of 2 rounds\n`,
+    );
     console.log('| work per page | CPU ms/page | wall ms/page |\n| --- | --- | --- |');
     const figures: number[] = [];
     for (const step of STEPS) {
@@ -132,7 +154,9 @@ async function main(): Promise<void> {
     }
     const floor = figures[figures.length - 1] ?? 0;
     console.log(`\nthe work every crawled page needs besides extraction: ${floor.toFixed(2)} ms/page of CPU`);
-    console.log('(the 1.5x target leaves 0.5x the extraction\'s CPU per page, as bench/crawl prints it, for this and all crawl logic)');
+    console.log(
+      "(the 1.5x target leaves 0.5x the extraction's CPU per page, as bench/crawl prints it, for this and all crawl logic)",
+    );
   } finally {
     await pool.destroy();
     await stop(site);

@@ -1,4 +1,5 @@
-// Crawl benchmark: our service's crawl against Crawlee's CheerioCrawler on one synthetic site, plus a 50k-page memory run.
+// Crawl benchmark: our service's crawl against Crawlee's CheerioCrawler on one synthetic site, plus a 50k-page memory
+// run.
 //
 //   npx tsx bench/crawl/index.ts [--pages 5000] [--concurrency 16]   both crawlers + in-process extraction
 //   npx tsx bench/crawl/index.ts --memory 50000                        our service only, large crawl
@@ -57,7 +58,10 @@ function log(message: string): void {
 function ensureCrawlee(): void {
   if (existsSync(path.join(crawleeDir, 'node_modules/crawlee'))) return;
   log('installing Crawlee into bench/crawl/crawlee (its own node_modules)');
-  const r = spawnSync('npm', ['install', '--prefix', crawleeDir, '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync('npm', ['install', '--prefix', crawleeDir, '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error('npm install of bench/crawl/crawlee failed');
 }
 
@@ -149,17 +153,26 @@ interface CrawlStatus {
   credits_used: number;
 }
 
-const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> => callApi<T>(base, API_KEY, method, route, body);
+const api = <T>(base: string, method: string, route: string, body?: unknown): Promise<T> =>
+  callApi<T>(base, API_KEY, method, route, body);
 
 function sqliteFiles(dir: string): Array<{ name: string; bytes: number }> {
   const out: Array<{ name: string; bytes: number }> = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) out.push({ name: path.relative(dir, path.join(entry.parentPath, entry.name)), bytes: statSync(path.join(entry.parentPath, entry.name)).size });
+    if (entry.isFile())
+      out.push({
+        name: path.relative(dir, path.join(entry.parentPath, entry.name)),
+        bytes: statSync(path.join(entry.parentPath, entry.name)).size,
+      });
   }
   return out;
 }
 
-type OurFigures = RunFigures & { dataFiles: Array<{ name: string; bytes: number }>; timeline: string[]; threads: ThreadSpend[] };
+type OurFigures = RunFigures & {
+  dataFiles: Array<{ name: string; bytes: number }>;
+  timeline: string[];
+  threads: ThreadSpend[];
+};
 
 /**
  * Starts the service, crawls once from cold (what the comparison with Crawlee, also started cold,
@@ -174,7 +187,11 @@ async function runOurs(siteBase: string, warm: boolean): Promise<{ cold: OurFigu
   const profDir = path.join(work, 'prof');
   // BENCH_SERVICE_NODE_ARGS: extra Node/V8 flags for the service, to try a flag without editing package.json.
   const extra = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const nodeArgs = [...serviceNodeArgs(root), ...extra, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+  const nodeArgs = [
+    ...serviceNodeArgs(root),
+    ...extra,
+    ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+  ];
   const child = start(process.execPath, [...nodeArgs, path.join(root, 'dist/src/main.js'), 'serve'], {
     cwd: work,
     logFile: path.join(work, 'service.log'),
@@ -207,18 +224,28 @@ async function runOurs(siteBase: string, warm: boolean): Promise<{ cold: OurFigu
 
   const cold = await crawlAndVerify(base, child.pid, siteBase, dataDir, 'ours (service)', false);
   // The service keeps robots.txt answers for a while, so the second crawl may not ask for it again.
-  const warmRun = warm ? await crawlAndVerify(base, child.pid, siteBase, dataDir, 'ours, second crawl (warm)', true) : undefined;
+  const warmRun = warm
+    ? await crawlAndVerify(base, child.pid, siteBase, dataDir, 'ours, second crawl (warm)', true)
+    : undefined;
 
   await stop(child, 30_000);
   const logText = readFileSync(path.join(work, 'service.log'), 'utf8');
   const problems = logText.split('\n').filter((l) => /"level":(40|50|60)/.test(l));
-  if (problems.length > 0) cold.notes.push(`${problems.length} warn/error lines in the service log, first: ${problems[0]?.slice(0, 400)}`);
+  if (problems.length > 0)
+    cold.notes.push(`${problems.length} warn/error lines in the service log, first: ${problems[0]?.slice(0, 400)}`);
   const dataFiles = existsSync(dataDir) ? sqliteFiles(dataDir) : [];
   return { cold: { ...cold, dataFiles }, ...(warmRun ? { warm: { ...warmRun, dataFiles } } : {}) };
 }
 
 /** One crawl of `pages` pages through the API, measured from outside, then every result read back and checked. */
-async function crawlAndVerify(base: string, pid: number, siteBase: string, dataDir: string, name: string, robotsMayBeCached: boolean): Promise<Omit<OurFigures, 'dataFiles'>> {
+async function crawlAndVerify(
+  base: string,
+  pid: number,
+  siteBase: string,
+  dataDir: string,
+  name: string,
+  robotsMayBeCached: boolean,
+): Promise<Omit<OurFigures, 'dataFiles'>> {
   const before = sample(pid);
   const threadsBefore = threadCpu(pid);
   await siteStats(siteBase, true);
@@ -251,7 +278,8 @@ async function crawlAndVerify(base: string, pid: number, siteBase: string, dataD
       timeline.push(line);
       while (status.completed >= nextMark * pages) nextMark += step;
     }
-    if (performance.now() - t0 > timeoutMs) throw new Error(`crawl still pending after ${timeoutMs} ms: ${JSON.stringify(status)}`);
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`crawl still pending after ${timeoutMs} ms: ${JSON.stringify(status)}`);
     await sleep(200);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -276,12 +304,14 @@ async function crawlAndVerify(base: string, pid: number, siteBase: string, dataD
     next = page.next;
     if (page.data.length === 0) break;
   }
-  if (items !== status.completed) notes.push(`results listed ${items} items but status says completed ${status.completed}`);
+  if (items !== status.completed)
+    notes.push(`results listed ${items} items but status says completed ${status.completed}`);
   if (urls.size !== items) notes.push(`${items - urls.size} duplicate URLs among the results`);
   if (empty > 0) notes.push(`${empty} results with empty markdown`);
   if (status.failed > 0) notes.push(`${status.failed} pages failed`);
   if (status.status !== 'completed') notes.push(`crawl ended ${status.status}`);
-  if (status.completed !== pages) notes.push(`completed ${status.completed} pages, limit was ${pages} (total ${status.total})`);
+  if (status.completed !== pages)
+    notes.push(`completed ${status.completed} pages, limit was ${pages} (total ${status.total})`);
   const requests = site1.requests - site0.requests;
   if (requests !== status.total + 1 && !(robotsMayBeCached && requests === status.total)) {
     notes.push(`the site saw ${requests} requests for ${status.total} pages admitted (+1 robots.txt)`);
@@ -312,15 +342,23 @@ interface ThreadSpend {
  * `node`, so the main thread is told apart by its id (the process id); the busiest of the others
  * is the extraction thread when there is one, the rest are V8's GC helpers and libuv's pool.
  */
-function threadCpuDelta(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): ThreadSpend[] {
-  const spent = [...after].map(([tid, cpuMs]) => ({ tid, cpuMs: cpuMs - (before.get(tid) ?? 0) })).filter((t) => t.cpuMs > 0);
+function threadCpuDelta(
+  pid: number,
+  before: ReturnType<typeof threadCpu>,
+  after: ReturnType<typeof threadCpu>,
+): ThreadSpend[] {
+  const spent = [...after]
+    .map(([tid, cpuMs]) => ({ tid, cpuMs: cpuMs - (before.get(tid) ?? 0) }))
+    .filter((t) => t.cpuMs > 0);
   spent.sort((a, b) => b.cpuMs - a.cpuMs);
   return spent.map((t) => ({ label: t.tid === pid ? 'main thread' : `thread ${t.tid}`, cpuMs: t.cpuMs }));
 }
 
 function printThreads(ours: { name: string; threads: ThreadSpend[]; pages: number; crawlCpuMs: number }): void {
   const per = (ms: number): string => (ms / Math.max(1, ours.pages)).toFixed(2).padStart(6);
-  console.log(`\n${ours.name}: CPU ms/page by thread (whole process ${per(ours.crawlCpuMs).trim()}; threads that exited during the crawl count only there):`);
+  console.log(
+    `\n${ours.name}: CPU ms/page by thread (whole process ${per(ours.crawlCpuMs).trim()}; threads that exited during the crawl count only there):`,
+  );
   for (const t of ours.threads) console.log(`  ${per(t.cpuMs)}  ${t.label}`);
 }
 
@@ -345,12 +383,16 @@ async function runCrawlee(siteBase: string): Promise<RunFigures> {
   await siteStats(siteBase, true);
   const site0 = await siteStats(siteBase, false);
   const storage = path.join(work, 'crawlee-storage');
-  const child = start(process.execPath, [path.join(crawleeDir, 'run.mjs'), `${siteBase}/`, String(pages), String(concurrency)], {
-    cwd: work,
-    logFile: path.join(work, 'crawlee.log'),
-    // Belt and braces: nothing should be written, but if it is, it goes to the temp dir.
-    env: { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PERSIST_STORAGE: 'false' },
-  });
+  const child = start(
+    process.execPath,
+    [path.join(crawleeDir, 'run.mjs'), `${siteBase}/`, String(pages), String(concurrency)],
+    {
+      cwd: work,
+      logFile: path.join(work, 'crawlee.log'),
+      // Belt and braces: nothing should be written, but if it is, it goes to the temp dir.
+      env: { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PERSIST_STORAGE: 'false' },
+    },
+  );
   const out = (await child.firstJson) as CrawleeOut | undefined;
   await child.exited;
   if (!out) throw new Error(`Crawlee printed no result; see ${work}/crawlee.log`);
@@ -360,7 +402,9 @@ async function runCrawlee(siteBase: string): Promise<RunFigures> {
   if (out.emptyMarkdown > 0) notes.push(`${out.emptyMarkdown} pages with empty markdown`);
   // maxRequestsPerCrawl is checked when a request starts, so up to `concurrency` extra pages slip through.
   if (out.pages !== pages) notes.push(`handled ${out.pages} pages, limit was ${pages}`);
-  notes.push(`JS heap in use at the end ${mb(out.heapUsedAtEndKb * 1024)} MB (the rest of the peak RSS: garbage not yet collected, off-heap buffers, code)`);
+  notes.push(
+    `JS heap in use at the end ${mb(out.heapUsedAtEndKb * 1024)} MB (the rest of the peak RSS: garbage not yet collected, off-heap buffers, code)`,
+  );
   notes.push(`mean markdown ${(out.markdownChars / Math.max(1, out.pages)).toFixed(0)} chars/page`);
   const logText = readFileSync(path.join(work, 'crawlee.log'), 'utf8').trim();
   const lines = logText.split('\n').filter((l) => l && !l.startsWith('{'));
@@ -386,7 +430,20 @@ function row(cells: Array<string | number>): string {
 }
 
 function printRuns(runs: RunFigures[]): void {
-  console.log(row(['crawler', 'pages', 's', 'pages/s', 'peak RSS MB', 'CPU ms/page (crawl)', 'process CPU s (incl. start)', 'site requests', 'max open connections at site', 'site CPU ms/page']));
+  console.log(
+    row([
+      'crawler',
+      'pages',
+      's',
+      'pages/s',
+      'peak RSS MB',
+      'CPU ms/page (crawl)',
+      'process CPU s (incl. start)',
+      'site requests',
+      'max open connections at site',
+      'site CPU ms/page',
+    ]),
+  );
   console.log(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
   for (const r of runs) {
     console.log(
@@ -408,11 +465,20 @@ function printRuns(runs: RunFigures[]): void {
 }
 
 async function main(): Promise<void> {
-  log(`work dir ${work}; site of ${siteSize} pages; ${memoryMode ? 'memory' : 'compare'} mode, ${pages} pages, concurrency ${concurrency}`);
+  log(
+    `work dir ${work}; site of ${siteSize} pages; ${memoryMode ? 'memory' : 'compare'} mode, ${pages} pages, concurrency ${concurrency}`,
+  );
   const site = await startSite();
   try {
-    console.log(`\nnode ${process.version}, ${os.availableParallelism()} cores, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`synthetic site: ${siteSize} pages served from a child process on ${site.base} (its CPU shares the 2 cores, not either crawler's RSS)`);
+    console.log(
+      `\nnode ${process.version}, ${os.availableParallelism()} cores, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `synthetic site: ${siteSize} pages served from a child process on ${site.base} (its CPU shares the 2 cores, not either crawler's RSS)`,
+    );
     if (memoryMode || args.profile) {
       const { cold: ours } = await runOurs(site.base, false);
       printRuns([ours]);
@@ -420,14 +486,21 @@ async function main(): Promise<void> {
       console.log(`\nRSS while crawling:\n${ours.timeline.map((t) => `  ${t}`).join('\n')}`);
       console.log(`\nfiles in DATA_DIR at the end:`);
       for (const f of ours.dataFiles) console.log(`  ${f.name}: ${mb(f.bytes)} MB (${f.bytes} bytes)`);
-      if (memoryMode) console.log(`\npeak RSS ${mb(ours.peakRss)} MB against the 300 MB target: ${ours.peakRss < 300 * 1024 * 1024 ? 'under' : 'OVER'}`);
+      if (memoryMode)
+        console.log(
+          `\npeak RSS ${mb(ours.peakRss)} MB against the 300 MB target: ${ours.peakRss < 300 * 1024 * 1024 ? 'under' : 'OVER'}`,
+        );
       if (args.profile) {
         const summary = summarizeProfiles(path.join(work, 'prof'));
-        console.log(`\nCPU profile: ${summary.threads} thread profiles, ${(summary.totalMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle`);
+        console.log(
+          `\nCPU profile: ${summary.threads} thread profiles, ${(summary.totalMs / 1000).toFixed(1)} s busy, ${(summary.idleMs / 1000).toFixed(1)} s idle`,
+        );
         console.log('\nself time by package / source file:');
-        for (const a of summary.byArea) console.log(`  ${((100 * a.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${a.name}`);
+        for (const a of summary.byArea)
+          console.log(`  ${((100 * a.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${a.name}`);
         console.log('\nself time by function:');
-        for (const f of summary.byFunction) console.log(`  ${((100 * f.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${f.name}`);
+        for (const f of summary.byFunction)
+          console.log(`  ${((100 * f.ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${f.name}`);
       }
       return;
     }
@@ -446,16 +519,31 @@ async function main(): Promise<void> {
     printThreads(ours);
     if (warm) printThreads(warm);
     if (theirs) {
-      console.log(`\nours / Crawlee: pages/s ${(ours.pages / ours.seconds / (theirs.pages / theirs.seconds)).toFixed(2)}x, peak RSS ${(ours.peakRss / theirs.peakRss).toFixed(2)}x, CPU per page ${(ours.crawlCpuMs / ours.pages / (theirs.crawlCpuMs / theirs.pages)).toFixed(2)}x`);
+      console.log(
+        `\nours / Crawlee: pages/s ${(ours.pages / ours.seconds / (theirs.pages / theirs.seconds)).toFixed(2)}x, peak RSS ${(ours.peakRss / theirs.peakRss).toFixed(2)}x, CPU per page ${(ours.crawlCpuMs / ours.pages / (theirs.crawlCpuMs / theirs.pages)).toFixed(2)}x`,
+      );
     }
-    console.log(`\nextraction in-process (extractPage, onlyMainContent, ${extraction.pages} pages of the site, mean ${(extraction.meanBytes / 1024).toFixed(0)} KB, after warm-up, fastest of 3 rounds):`);
-    console.log(`  formats ['markdown']: ${extraction.markdownMs.toFixed(2)} ms/page wall, ${extraction.markdownCpuMs.toFixed(2)} ms/page process CPU`);
-    console.log(`  ['markdown', 'links'] (what a crawl asks while it can still admit links): ${extraction.markdownLinksMs.toFixed(2)} ms/page wall, ${extraction.markdownLinksCpuMs.toFixed(2)} ms/page process CPU`);
+    console.log(
+      `\nextraction in-process (extractPage, onlyMainContent, ${extraction.pages} pages of the site, mean ${(extraction.meanBytes / 1024).toFixed(0)} KB, after warm-up, fastest of 3 rounds):`,
+    );
+    console.log(
+      `  formats ['markdown']: ${extraction.markdownMs.toFixed(2)} ms/page wall, ${extraction.markdownCpuMs.toFixed(2)} ms/page process CPU`,
+    );
+    console.log(
+      `  ['markdown', 'links'] (what a crawl asks while it can still admit links): ${extraction.markdownLinksMs.toFixed(2)} ms/page wall, ${extraction.markdownLinksCpuMs.toFixed(2)} ms/page process CPU`,
+    );
     for (const run of warm ? [ours, warm] : [ours]) {
       const perPage = run.crawlCpuMs / run.pages;
-      console.log(`  ${run.name}: whole-crawl CPU ${perPage.toFixed(2)} ms/page = ${(perPage / extraction.markdownMs).toFixed(2)}x the extraction's wall ms/page, ${(perPage / extraction.markdownCpuMs).toFixed(2)}x its process CPU per page (['markdown'], what the crawl asked; target: within 1.5x)`);
+      console.log(
+        `  ${run.name}: whole-crawl CPU ${perPage.toFixed(2)} ms/page = ${(perPage / extraction.markdownMs).toFixed(2)}x the extraction's wall ms/page, ${(perPage / extraction.markdownCpuMs).toFixed(2)}x its process CPU per page (['markdown'], what the crawl asked; target: within 1.5x)`,
+      );
     }
-    console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other jobs on the machine skew every figure)`);
+    console.log(
+      `\nload average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other jobs on the machine skew every figure)`,
+    );
   } finally {
     await stop(site.child);
     if (!args['keep-data']) rmSync(work, { recursive: true, force: true });

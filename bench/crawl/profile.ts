@@ -67,7 +67,9 @@ export function summarizeProfiles(dir: string, top = 25): ProfileSummary {
         continue;
       }
       totalMs += ms;
-      const name = frame.url ? `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}` : frame.functionName || '(native)';
+      const name = frame.url
+        ? `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
+        : frame.functionName || '(native)';
       byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
       const area = areaOf(frame);
       byArea.set(area, (byArea.get(area) ?? 0) + ms);

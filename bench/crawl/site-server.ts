@@ -3,7 +3,8 @@ import http from 'node:http';
 import { indexOf, renderPage } from './site.js';
 
 const size = Number(process.argv[2] ?? 6000);
-if (!Number.isInteger(size) || size < 200) throw new Error(`site size must be an integer >= 200, got ${process.argv[2]}`);
+if (!Number.isInteger(size) || size < 200)
+  throw new Error(`site size must be an integer >= 200, got ${process.argv[2]}`);
 
 // Open connections: how many parallel connections each crawler really kept (requests themselves are
 // answered synchronously, so in-flight requests would always read 1).
@@ -36,7 +37,13 @@ const server = http.createServer((req, res) => {
   }
   const body = Buffer.from(renderPage(i, size), 'utf8');
   bytes += body.length;
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' }).end(body);
+  res
+    .writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+    })
+    .end(body);
 });
 server.on('connection', (socket) => {
   open++;

@@ -40,8 +40,38 @@ const WORDS = (
   'important different possible available popular similar significant particular economic social political'
 ).split(' ');
 
-const FIRST = ['Anna', 'Ben', 'Clara', 'David', 'Elena', 'Farid', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Pavel'];
-const LAST = ['Smith', 'Garcia', 'Müller', 'Rossi', 'Dubois', 'Kowalski', 'Silva', 'Novak', 'Jensen', 'Tanaka', 'Okafor', 'Larsen'];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Clara',
+  'David',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Pavel',
+];
+const LAST = [
+  'Smith',
+  'Garcia',
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Kowalski',
+  'Silva',
+  'Novak',
+  'Jensen',
+  'Tanaka',
+  'Okafor',
+  'Larsen',
+];
 
 function words(r: Rand, n: number): string {
   const out: string[] = [];
@@ -69,7 +99,12 @@ export function titleOf(i: number): string {
 export function pathOf(i: number): string {
   if (i === 0) return '/';
   if (i <= SECTIONS.length) return `/${sectionOf(i)}/`;
-  const slug = titleOf(i).toLowerCase().split(' ').slice(0, 5).join('-').replace(/[^a-z0-9-]/g, '');
+  const slug = titleOf(i)
+    .toLowerCase()
+    .split(' ')
+    .slice(0, 5)
+    .join('-')
+    .replace(/[^a-z0-9-]/g, '');
   return `/${sectionOf(i)}/${slug}-${i}`;
 }
 
@@ -88,7 +123,10 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A minified-bundle-looking blob; pages slice their inline scripts from it (real pages carry 20–60 KB of inline JS/JSON). */
+/**
+ * A minified-bundle-looking blob; pages slice their inline scripts from it (real pages carry 20–60 KB of inline
+ * JS/JSON).
+ */
 const BUNDLE = ((): string => {
   const r = prng(SEED + 7);
   const parts: string[] = [];
@@ -159,7 +197,9 @@ function paragraph(r: Rand, size: number, budget: { links: number }): string {
 function codeBlock(r: Rand): string {
   const lines: string[] = [];
   for (let k = int(r, 4, 14); k > 0; k--) {
-    lines.push(`${'  '.repeat(int(r, 0, 2))}const ${pick(r, WORDS)} = await ${pick(r, WORDS)}.${pick(r, WORDS)}(${int(r, 0, 100)}); // ${words(r, 3)}`);
+    lines.push(
+      `${'  '.repeat(int(r, 0, 2))}const ${pick(r, WORDS)} = await ${pick(r, WORDS)}.${pick(r, WORDS)}(${int(r, 0, 100)}); // ${words(r, 3)}`,
+    );
   }
   return `<pre><code class="language-js">${escapeHtml(lines.join('\n'))}</code></pre>`;
 }
@@ -169,7 +209,9 @@ function table(r: Rand): string {
   const head = Array.from({ length: cols }, () => `<th>${capitalize(pick(r, WORDS))}</th>`).join('');
   const rows: string[] = [];
   for (let k = int(r, 4, 10); k > 0; k--) {
-    rows.push(`<tr>${Array.from({ length: cols }, (_, c) => `<td>${c === 0 ? capitalize(words(r, 2)) : int(r, 1, 9999)}</td>`).join('')}</tr>`);
+    rows.push(
+      `<tr>${Array.from({ length: cols }, (_, c) => `<td>${c === 0 ? capitalize(words(r, 2)) : int(r, 1, 9999)}</td>`).join('')}</tr>`,
+    );
   }
   return `<table class="data-table"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -219,17 +261,30 @@ export function renderPage(i: number, size: number): string {
   );
 
   // Header: logo, 30-link menu, search.
-  h.push(`<header class="site-header"><div class="container"><a class="logo" href="/"><img src="/static/logo.svg" alt="Synthetic Times" width="160" height="40"></a>`);
+  h.push(
+    `<header class="site-header"><div class="container"><a class="logo" href="/"><img src="/static/logo.svg" alt="Synthetic Times" width="160" height="40"></a>`,
+  );
   h.push(`<nav class="main-nav" aria-label="Main"><ul class="menu">`);
-  for (const j of NAV) h.push(`<li class="menu-item"><a class="menu-link" href="${pathOf(j)}"><span>${escapeHtml(j <= SECTIONS.length ? titleOf(j).split(':')[0] as string : titleOf(j).split(' ').slice(0, 3).join(' '))}</span></a></li>`);
-  h.push(`</ul></nav><form class="search" action="/search" method="get"><label for="q" class="sr-only">Search</label><input id="q" name="q" type="search" placeholder="Search"><button type="submit">Search</button></form></div></header>`);
-  h.push(`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li>${link(i <= SECTIONS.length ? Math.max(0, i) : SECTIONS.indexOf(section as (typeof SECTIONS)[number]) + 1, capitalize(section))}</li><li aria-current="page">${escapeHtml(title)}</li></ol></nav>`);
+  for (const j of NAV)
+    h.push(
+      `<li class="menu-item"><a class="menu-link" href="${pathOf(j)}"><span>${escapeHtml(j <= SECTIONS.length ? (titleOf(j).split(':')[0] as string) : titleOf(j).split(' ').slice(0, 3).join(' '))}</span></a></li>`,
+    );
+  h.push(
+    `</ul></nav><form class="search" action="/search" method="get"><label for="q" class="sr-only">Search</label><input id="q" name="q" type="search" placeholder="Search"><button type="submit">Search</button></form></div></header>`,
+  );
+  h.push(
+    `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li>${link(i <= SECTIONS.length ? Math.max(0, i) : SECTIONS.indexOf(section as (typeof SECTIONS)[number]) + 1, capitalize(section))}</li><li aria-current="page">${escapeHtml(title)}</li></ol></nav>`,
+  );
 
   // Main column: the article.
   const budget = { links: int(r, 8, 20) };
   h.push(`<div class="layout"><main id="content" class="content"><article class="post">`);
-  h.push(`<header class="post-header"><h1 class="post-title">${escapeHtml(title)}</h1><p class="byline">By <span class="author">${author}</span> · <time datetime="${date}">${date}</time> · <a href="#comments">Comments</a></p></header>`);
-  h.push(`<figure class="lead-image"><img src="/static/img/${i}.jpg" alt="${escapeHtml(words(r, 5))}" width="1200" height="675" loading="lazy"><figcaption>${capitalize(words(r, 10))}.</figcaption></figure>`);
+  h.push(
+    `<header class="post-header"><h1 class="post-title">${escapeHtml(title)}</h1><p class="byline">By <span class="author">${author}</span> · <time datetime="${date}">${date}</time> · <a href="#comments">Comments</a></p></header>`,
+  );
+  h.push(
+    `<figure class="lead-image"><img src="/static/img/${i}.jpg" alt="${escapeHtml(words(r, 5))}" width="1200" height="675" loading="lazy"><figcaption>${capitalize(words(r, 10))}.</figcaption></figure>`,
+  );
   h.push(`<div class="post-body">`);
   const paragraphs = int(r, 5, 20);
   const listAt = int(r, 1, paragraphs - 1);
@@ -240,25 +295,39 @@ export function renderPage(i: number, size: number): string {
     h.push(paragraph(r, size, budget));
     if (p === listAt) {
       const tag = r() < 0.5 ? 'ul' : 'ol';
-      h.push(`<${tag}>${Array.from({ length: int(r, 3, 8) }, () => `<li>${capitalize(words(r, int(r, 3, 12)))}</li>`).join('')}</${tag}>`);
+      h.push(
+        `<${tag}>${Array.from({ length: int(r, 3, 8) }, () => `<li>${capitalize(words(r, int(r, 3, 12)))}</li>`).join('')}</${tag}>`,
+      );
     }
     if (p === 2 && hasTable) h.push(table(r));
     if (p === 3 && hasCode) h.push(codeBlock(r));
-    if (p === 1 && r() < 0.4) h.push(`<blockquote><p>${capitalize(words(r, int(r, 10, 30)))}.</p><cite>${pick(r, FIRST)} ${pick(r, LAST)}</cite></blockquote>`);
-    if (p % 5 === 2) h.push(`<div class="ad-slot" data-slot="${int(r, 1000, 9999)}"><span class="ad-label">Advertisement</span><script>(window.ads=window.ads||[]).push({slot:${int(r, 1000, 9999)}})</script></div>`);
+    if (p === 1 && r() < 0.4)
+      h.push(
+        `<blockquote><p>${capitalize(words(r, int(r, 10, 30)))}.</p><cite>${pick(r, FIRST)} ${pick(r, LAST)}</cite></blockquote>`,
+      );
+    if (p % 5 === 2)
+      h.push(
+        `<div class="ad-slot" data-slot="${int(r, 1000, 9999)}"><span class="ad-label">Advertisement</span><script>(window.ads=window.ads||[]).push({slot:${int(r, 1000, 9999)}})</script></div>`,
+      );
   }
   // Remaining random links, so every page has its share even with few paragraphs.
   while (budget.links > 0) {
     budget.links--;
     h.push(`<p>Read also: ${link(int(r, 0, size - 1))}.</p>`);
   }
-  h.push(`</div><footer class="post-footer"><div class="tags">Tags: ${link(SECTIONS.indexOf(section as (typeof SECTIONS)[number]) + 1, section, 'tag')}</div>`);
-  h.push(`<div class="share"><a href="https://twitter.com/intent/tweet?url=${encodeURIComponent(path)}" rel="noopener">Share on X</a> <a href="https://www.facebook.com/sharer.php?u=${encodeURIComponent(path)}" rel="noopener">Share on Facebook</a></div></footer></article>`);
+  h.push(
+    `</div><footer class="post-footer"><div class="tags">Tags: ${link(SECTIONS.indexOf(section as (typeof SECTIONS)[number]) + 1, section, 'tag')}</div>`,
+  );
+  h.push(
+    `<div class="share"><a href="https://twitter.com/intent/tweet?url=${encodeURIComponent(path)}" rel="noopener">Share on X</a> <a href="https://www.facebook.com/sharer.php?u=${encodeURIComponent(path)}" rel="noopener">Share on Facebook</a></div></footer></article>`,
+  );
 
   // Related articles: the tree links that make the whole site reachable.
   h.push(`<section class="related"><h2>Related articles</h2><div class="cards">`);
   for (let c = i * 10 + 1; c <= i * 10 + 10 && c < size; c++) {
-    h.push(`<div class="card"><a class="card-link" href="${pathOf(c)}"><img src="/static/img/t${c}.jpg" alt="" width="300" height="170"><h3>${escapeHtml(titleOf(c))}</h3></a><p class="excerpt">${capitalize(words(r, 14))}…</p><span class="meta">${capitalize(sectionOf(c))}</span></div>`);
+    h.push(
+      `<div class="card"><a class="card-link" href="${pathOf(c)}"><img src="/static/img/t${c}.jpg" alt="" width="300" height="170"><h3>${escapeHtml(titleOf(c))}</h3></a><p class="excerpt">${capitalize(words(r, 14))}…</p><span class="meta">${capitalize(sectionOf(c))}</span></div>`,
+    );
   }
   h.push(`</div></section>`);
 
@@ -269,18 +338,35 @@ export function renderPage(i: number, size: number): string {
   // Sidebar: most read (random), newsletter, tag cloud, ad.
   h.push(`<aside class="sidebar"><div class="widget most-read"><h3>Most read</h3><ol>`);
   for (let k = 0; k < 6; k++) h.push(`<li>${link(int(r, 0, size - 1))}</li>`);
-  h.push(`</ol></div><div class="widget newsletter"><h3>Newsletter</h3><p>${capitalize(words(r, 12))}.</p><form action="/subscribe" method="post"><input type="email" name="email" placeholder="you@example.com"><button type="submit">Subscribe</button></form></div>`);
-  h.push(`<div class="widget tag-cloud"><h3>Topics</h3>${Array.from({ length: 15 }, () => `<span class="tag size-${int(r, 1, 5)}">${pick(r, WORDS)}</span>`).join(' ')}</div>`);
-  h.push(`<div class="widget ad-slot"><span class="ad-label">Advertisement</span><iframe src="about:blank" title="ad" width="300" height="250"></iframe></div></aside></div>`);
+  h.push(
+    `</ol></div><div class="widget newsletter"><h3>Newsletter</h3><p>${capitalize(words(r, 12))}.</p><form action="/subscribe" method="post"><input type="email" name="email" placeholder="you@example.com"><button type="submit">Subscribe</button></form></div>`,
+  );
+  h.push(
+    `<div class="widget tag-cloud"><h3>Topics</h3>${Array.from({ length: 15 }, () => `<span class="tag size-${int(r, 1, 5)}">${pick(r, WORDS)}</span>`).join(' ')}</div>`,
+  );
+  h.push(
+    `<div class="widget ad-slot"><span class="ad-label">Advertisement</span><iframe src="about:blank" title="ad" width="300" height="250"></iframe></div></aside></div>`,
+  );
 
   // Footer: 20 fixed links in 4 columns, social, copyright.
   h.push(`<footer class="site-footer"><div class="footer-columns">`);
   for (let col = 0; col < 4; col++) {
     h.push(`<div class="footer-col"><h4>${capitalize(pick(r, WORDS))}</h4><ul>`);
-    for (const j of FOOTER.slice(col * 5, col * 5 + 5)) h.push(`<li>${link(j % size, titleOf(j % size).split(' ').slice(0, 3).join(' '))}</li>`);
+    for (const j of FOOTER.slice(col * 5, col * 5 + 5))
+      h.push(
+        `<li>${link(
+          j % size,
+          titleOf(j % size)
+            .split(' ')
+            .slice(0, 3)
+            .join(' '),
+        )}</li>`,
+      );
     h.push(`</ul></div>`);
   }
-  h.push(`</div><div class="social"><a href="https://twitter.com/synthetic">X</a> <a href="https://www.instagram.com/synthetic">Instagram</a> <a href="https://www.youtube.com/@synthetic">YouTube</a></div>`);
+  h.push(
+    `</div><div class="social"><a href="https://twitter.com/synthetic">X</a> <a href="https://www.instagram.com/synthetic">Instagram</a> <a href="https://www.youtube.com/@synthetic">YouTube</a></div>`,
+  );
   h.push(`<p class="copyright">© 2026 Synthetic Times. All rights reserved. ${words(r, 8)}.</p></footer>`);
 
   // Inline scripts up to the page's target size, as bundlers and analytics leave them.

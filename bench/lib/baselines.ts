@@ -1,4 +1,5 @@
-// Comparison extractors for the benchmarks: plain Readability on linkedom, and a selector blacklist over the whole page.
+// Comparison extractors for the benchmarks: plain Readability on linkedom, and a selector blacklist over the whole
+// page.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { removeBoilerplate } from '../../src/scrape/extract/boilerplate.js';

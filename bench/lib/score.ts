@@ -107,6 +107,6 @@ export function markdownToPlainText(md: string): string {
   s = s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '');
   s = s.replace(/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/gm, '');
   s = s.replace(/\|/g, ' ');
-  s = s.replace(/\\([\\`*_{}\[\]()#+\-.!|>~<])/g, '$1');
+  s = s.replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, '$1');
   return s;
 }

@@ -1,4 +1,5 @@
-// Scheduler benchmark: N active tasks due at the same minute; how late their executions start, and the idle CPU per tick.
+// Scheduler benchmark: N active tasks due at the same minute; how late their executions start, and the idle CPU per
+// tick.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +18,14 @@ function quantile(sorted: number[], q: number): number {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scheduler-'));
-  const config = loadConfig({ DATA_DIR: dataDir, API_KEYS: KEY, LOG_LEVEL: 'warn', EXTRACT_THREADS: '0', SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '1000', WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '250' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    API_KEYS: KEY,
+    LOG_LEVEL: 'warn',
+    EXTRACT_THREADS: '0',
+    SCHEDULER_TICK_MS: process.env.SCHEDULER_TICK_MS ?? '1000',
+    WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '250',
+  });
   const app = await createApp({ config, logger: pino({ level: 'warn' }) });
   const owner = await app.keys.verify(KEY);
   if (!owner) throw new Error('no owner');
@@ -66,7 +74,9 @@ async function main(): Promise<void> {
       )
       .execute();
   }
-  console.log(`scheduler benchmark: ${TASKS} active tasks due at ${due}; node ${process.version}, ${os.availableParallelism()} cores, SQLite, tick ${config.schedulerTickMs} ms, webhook poll ${config.webhookPollMs} ms`);
+  console.log(
+    `scheduler benchmark: ${TASKS} active tasks due at ${due}; node ${process.version}, ${os.availableParallelism()} cores, SQLite, tick ${config.schedulerTickMs} ms, webhook poll ${config.webhookPollMs} ms`,
+  );
 
   // Idle: the scheduler ticking with every task waiting for the minute.
   await new Promise((r) => setTimeout(r, Math.max(0, minute - Date.now() - 4_000)));
@@ -76,12 +86,17 @@ async function main(): Promise<void> {
   const idle = process.cpuUsage(idleStart);
   const idleSeconds = (performance.now() - idleWall) / 1000;
   const ticks = idleSeconds / (config.schedulerTickMs / 1000);
-  console.log(`idle with ${TASKS} tasks: ${((idle.user + idle.system) / 10_000 / idleSeconds).toFixed(2)}% of one core, ${((idle.user + idle.system) / 1000 / ticks).toFixed(2)} ms CPU per tick`);
+  console.log(
+    `idle with ${TASKS} tasks: ${((idle.user + idle.system) / 10_000 / idleSeconds).toFixed(2)}% of one core, ${((idle.user + idle.system) / 1000 / ticks).toFixed(2)} ms CPU per tick`,
+  );
 
   // The minute: wait until every task has an execution.
   const busyStart = process.cpuUsage();
   for (;;) {
-    const row = await db.selectFrom('task_executions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('task_executions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     if (Number(row.n) >= TASKS) break;
     if (Date.now() > minute + 120_000) throw new Error(`only ${row.n} executions after 2 minutes`);
     await new Promise((r) => setTimeout(r, 200));

@@ -1,4 +1,5 @@
-// Speed benchmark of the extraction step: the real benchmark pages and the synthetic crawl site's pages, current pipeline against the previous (linkedom) one, interleaved.
+// Speed benchmark of the extraction step: the real benchmark pages and the synthetic crawl site's pages, current
+// pipeline against the previous (linkedom) one, interleaved.
 //
 //   npx tsx bench/scrape/index.ts            ROUNDS=3 by default
 //
@@ -83,12 +84,16 @@ const fmt = (n: number): string => n.toFixed(1).padStart(6);
 function print(title: string, names: ReadonlyArray<string>, results: ReadonlyArray<Stats>): void {
   console.log(title);
   results.forEach((s, i) => {
-    console.log(`  ${(names[i] ?? '').padEnd(60)} median ${fmt(s.median)}  p95 ${fmt(s.p95)}  mean ${fmt(s.mean)} ms  cpu ${fmt(s.cpu)} ms`);
+    console.log(
+      `  ${(names[i] ?? '').padEnd(60)} median ${fmt(s.median)}  p95 ${fmt(s.p95)}  mean ${fmt(s.mean)} ms  cpu ${fmt(s.cpu)} ms`,
+    );
   });
   const [oldS, newS] = results;
   if (oldS && newS && names[0]?.startsWith('old')) {
     const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
-    console.log(`  ${'=> new / old'.padEnd(60)} median ${x(oldS.median, newS.median)}  p95 ${x(oldS.p95, newS.p95)}  mean ${x(oldS.mean, newS.mean)}  cpu ${x(oldS.cpu, newS.cpu)} faster`);
+    console.log(
+      `  ${'=> new / old'.padEnd(60)} median ${x(oldS.median, newS.median)}  p95 ${x(oldS.p95, newS.p95)}  mean ${x(oldS.mean, newS.mean)}  cpu ${x(oldS.cpu, newS.cpu)} faster`,
+    );
   }
 }
 
@@ -112,22 +117,43 @@ const kb = (docs: Doc[]): string => {
   const sizes = docs.map((d) => Buffer.byteLength(d.html)).sort((a, b) => a - b);
   return `median ${((sizes[sizes.length >> 1] ?? 0) / 1024).toFixed(0)} KB, mean ${(sizes.reduce((a, b) => a + b, 0) / sizes.length / 1024).toFixed(0)} KB`;
 };
-console.log(`node ${process.version}, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `node ${process.version}, ${os.availableParallelism()} cores, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`real pages: ${real.length} (${kb(real)}); synthetic crawl pages: ${synthetic.length} (${kb(synthetic)})`);
 console.log(`${ROUNDS} alternating rounds after a warm-up, fastest round of each; one thread\n`);
 
 const main: ContentFormat[] = ['markdown', 'links'];
 const pairs: Array<[string, Doc[], Omit<ExtractInput, 'html' | 'url'>]> = [
   ['extractPage markdown+links, onlyMainContent — real pages', real, { onlyMainContent: true, formats: main }],
-  ['extractPage markdown+links, onlyMainContent — synthetic crawl pages', synthetic, { onlyMainContent: true, formats: main }],
-  ['extractPage markdown only, onlyMainContent — synthetic crawl pages', synthetic, { onlyMainContent: true, formats: ['markdown'] }],
+  [
+    'extractPage markdown+links, onlyMainContent — synthetic crawl pages',
+    synthetic,
+    { onlyMainContent: true, formats: main },
+  ],
+  [
+    'extractPage markdown only, onlyMainContent — synthetic crawl pages',
+    synthetic,
+    { onlyMainContent: true, formats: ['markdown'] },
+  ],
   ['extractPage markdown+links, whole page — real pages', real, { onlyMainContent: false, formats: main }],
-  ['extractPage all four formats, onlyMainContent — real pages', real, { onlyMainContent: true, formats: ['markdown', 'html', 'text', 'links'] }],
+  [
+    'extractPage all four formats, onlyMainContent — real pages',
+    real,
+    { onlyMainContent: true, formats: ['markdown', 'html', 'text', 'links'] },
+  ],
 ];
 for (const [title, docs, opts] of pairs) {
   const variants = extractVariants(opts);
   const results = compare(docs, variants);
-  print(title, variants.map(([n]) => n), results);
+  print(
+    title,
+    variants.map(([n]) => n),
+    results,
+  );
   const newMean = results[1]?.mean ?? 0;
   console.log(`  => new: ${(1000 / newMean).toFixed(0)} pages/s on one core (1000 / mean ms)\n`);
 }
@@ -165,7 +191,11 @@ const steps = compare(real, [
 print('', stepNames, steps);
 const parsed = real.map((d) => ({ page: parsePage(d.html), url: d.url }));
 const metaName = 'metadata + links on the parsed tree, new';
-print('', [metaName], compare(parsed, [[metaName, (p) => [extractMetadata(p.page, p.url), extractLinks(p.page, p.url)]]]));
+print(
+  '',
+  [metaName],
+  compare(parsed, [[metaName, (p) => [extractMetadata(p.page, p.url), extractLinks(p.page, p.url)]]]),
+);
 
 // The converters on the same input: the main content the new pipeline finds (converted on a copy).
 console.log('\nMarkdown conversion of the main content (real pages)');
@@ -179,8 +209,17 @@ const contents = real.map((d) => {
   return { root, legacyRoot };
 });
 const convNames = ['old: turndown on linkedom (clones the node)', 'new: turndown rules on domhandler (copy + convert)'];
-print('', convNames, compare(contents, [
-  [convNames[0] as string, (c) => legacyToMarkdown(c.legacyRoot)],
-  [convNames[1] as string, (c) => toMarkdown(c.root)],
-]));
-console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+print(
+  '',
+  convNames,
+  compare(contents, [
+    [convNames[0] as string, (c) => legacyToMarkdown(c.legacyRoot)],
+    [convNames[1] as string, (c) => toMarkdown(c.root)],
+  ]),
+);
+console.log(
+  `\nload average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);

@@ -1,4 +1,5 @@
-// Webhook delivery benchmark: sustained deliveries/s to a local receiver, and event-to-delivery delay at half that rate.
+// Webhook delivery benchmark: sustained deliveries/s to a local receiver, and event-to-delivery delay at half that
+// rate.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +30,9 @@ function quantile(sorted: number[], q: number): number {
 
 async function main(): Promise<void> {
   const receiver = fork(fileURLToPath(new URL('./receiver.mjs', import.meta.url)), { stdio: 'inherit' });
-  const port = await new Promise<number>((resolve) => receiver.once('message', (m) => resolve((m as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    receiver.once('message', (m) => resolve((m as { port: number }).port)),
+  );
   const report = () =>
     new Promise<Report>((resolve) => {
       receiver.once('message', (m) => resolve(m as Report));
@@ -37,7 +40,14 @@ async function main(): Promise<void> {
     });
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
-  const config = loadConfig({ DATA_DIR: dataDir, API_KEYS: OWNER_KEY, LOG_LEVEL: 'warn', ALLOW_LOCAL_WEBHOOKS: 'true', EXTRACT_THREADS: '0', ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    API_KEYS: OWNER_KEY,
+    LOG_LEVEL: 'warn',
+    ALLOW_LOCAL_WEBHOOKS: 'true',
+    EXTRACT_THREADS: '0',
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
+  });
   const app = await createApp({ config, logger: pino({ level: 'warn' }) });
   const created = await app.server.inject({
     method: 'POST',
@@ -54,10 +64,20 @@ async function main(): Promise<void> {
     type: 'crawl.completed' as const,
     subjectId: null,
     createdAt: new Date().toISOString(),
-    payload: { job_id: `job-${i}`, status: 'completed', total: 1, completed: 1, failed: 0, credits_used: 1, sent_at_ms: performance.timeOrigin + performance.now() },
+    payload: {
+      job_id: `job-${i}`,
+      status: 'completed',
+      total: 1,
+      completed: 1,
+      failed: 0,
+      credits_used: 1,
+      sent_at_ms: performance.timeOrigin + performance.now(),
+    },
   });
 
-  console.log(`webhook delivery benchmark: node ${process.version}, ${os.availableParallelism()} cores, SQLite store, ${config.webhookConcurrency} in flight, ${config.webhookSubscriptionConcurrency} per subscription`);
+  console.log(
+    `webhook delivery benchmark: node ${process.version}, ${os.availableParallelism()} cores, SQLite store, ${config.webhookConcurrency} in flight, ${config.webhookSubscriptionConcurrency} per subscription`,
+  );
   console.log('(the receiver runs in its own process on the same machine)');
 
   // 1. Sustained throughput: a backlog of TOTAL events, written in batches, drained as fast as possible.
@@ -77,8 +97,12 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const rate = TOTAL / seconds;
-  console.log(`sustained: ${TOTAL} deliveries in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (events written and delivered, signed, each recorded with its attempt)`);
-  console.log(`service process CPU: ${((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(2)} ms per delivery, ${((cpu.user + cpu.system) / 10_000 / seconds).toFixed(0)}% of one core`);
+  console.log(
+    `sustained: ${TOTAL} deliveries in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (events written and delivered, signed, each recorded with its attempt)`,
+  );
+  console.log(
+    `service process CPU: ${((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(2)} ms per delivery, ${((cpu.user + cpu.system) / 10_000 / seconds).toFixed(0)}% of one core`,
+  );
 
   // 2. Latency at half that rate: events written one per transaction, as a service writes them.
   receiver.send('reset');

@@ -1,8 +1,22 @@
-// A local forward proxy per guarded render: Chromium sends every request through it, and it connects only to checked addresses.
-import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+// A local forward proxy per guarded render: Chromium sends every request through it, and it connects only to checked
+// addresses.
+import {
+  Agent as HttpAgent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+} from 'node:http';
 import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { BlockedAddressError, PROXY_GUARD_REMEDY, PROXY_ROLE, resolvePublicAddresses, type Resolver } from '../net/address-guard.js';
+import {
+  BlockedAddressError,
+  PROXY_GUARD_REMEDY,
+  PROXY_ROLE,
+  resolvePublicAddresses,
+  type Resolver,
+} from '../net/address-guard.js';
 
 /**
  * Why this exists: request interception sees requests, not connections. Chromium resolves names
@@ -12,7 +26,8 @@ import { BlockedAddressError, PROXY_GUARD_REMEDY, PROXY_ROLE, resolvePublicAddre
  * address, and connect to exactly the address we checked.
  */
 
-export type EgressFailureCode = 'BLOCKED_ADDRESS' | 'DNS_FAILURE' | 'CONNECTION_REFUSED' | 'NETWORK_ERROR' | 'PROXY_ERROR';
+export type EgressFailureCode =
+  'BLOCKED_ADDRESS' | 'DNS_FAILURE' | 'CONNECTION_REFUSED' | 'NETWORK_ERROR' | 'PROXY_ERROR';
 
 export interface EgressFailure {
   host: string;
@@ -57,7 +72,16 @@ interface UpstreamEndpoint {
 /** Header on the answers this proxy makes up itself (refusals, failures), so a render can tell them from a site's. */
 export const EGRESS_HEADER = 'x-crawlservice-egress';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 const MAX_FAILURES = 64;
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -86,7 +110,8 @@ export class EgressProxy {
         (upstream) => {
           const headers: string[] = [];
           for (let i = 0; i + 1 < upstream.rawHeaders.length; i += 2) {
-            if (!HOP_BY_HOP.has(upstream.rawHeaders[i]!.toLowerCase())) headers.push(upstream.rawHeaders[i]!, upstream.rawHeaders[i + 1]!);
+            if (!HOP_BY_HOP.has(upstream.rawHeaders[i]!.toLowerCase()))
+              headers.push(upstream.rawHeaders[i]!, upstream.rawHeaders[i + 1]!);
           }
           res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
           upstream.pipe(res);
@@ -94,7 +119,11 @@ export class EgressProxy {
         },
         (err: unknown) => {
           const failure = isFailure(err) ? err : this.record('', 'NETWORK_ERROR', 'The request could not be forwarded');
-          res.writeHead(failure.code === 'BLOCKED_ADDRESS' ? 403 : 502, { [EGRESS_HEADER]: failure.code, 'content-type': 'text/plain', connection: 'close' });
+          res.writeHead(failure.code === 'BLOCKED_ADDRESS' ? 403 : 502, {
+            [EGRESS_HEADER]: failure.code,
+            'content-type': 'text/plain',
+            connection: 'close',
+          });
           res.end(failure.message);
         },
       );
@@ -184,7 +213,11 @@ export class EgressProxy {
       });
     } catch (err) {
       if (err instanceof BlockedAddressError) throw this.record(targetHost, 'BLOCKED_ADDRESS', err.message);
-      throw this.record(targetHost, 'PROXY_ERROR', `Could not resolve the proxy ${upstream.url.host} (${errnoCode(err)})`);
+      throw this.record(
+        targetHost,
+        'PROXY_ERROR',
+        `Could not resolve the proxy ${upstream.url.host} (${errnoCode(err)})`,
+      );
     }
     const address = addresses[0]!.address;
     const dest = this.options.dial ? this.options.dial(address, port) : { host: address, port };
@@ -193,7 +226,8 @@ export class EgressProxy {
 
   private connectFailure(host: string, err: unknown): EgressFailure {
     const code = errnoCode(err);
-    if (this.options.upstream) return this.record(host, 'PROXY_ERROR', `Could not reach the proxy for ${host} (${code})`);
+    if (this.options.upstream)
+      return this.record(host, 'PROXY_ERROR', `Could not reach the proxy for ${host} (${code})`);
     if (code === 'ECONNREFUSED') return this.record(host, 'CONNECTION_REFUSED', `${host} refused the connection`);
     return this.record(host, 'NETWORK_ERROR', `Could not connect to ${host} (${code})`);
   }
@@ -206,7 +240,8 @@ export class EgressProxy {
     } catch {
       throw this.record('', 'NETWORK_ERROR', 'Not an absolute URL');
     }
-    if (target.protocol !== 'http:') throw this.record(target.hostname, 'NETWORK_ERROR', `Scheme ${target.protocol} is not proxied`);
+    if (target.protocol !== 'http:')
+      throw this.record(target.hostname, 'NETWORK_ERROR', `Scheme ${target.protocol} is not proxied`);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const dest = await this.check(host, Number(target.port || 80));
     const headers: OutgoingHttpHeaders = {};
@@ -215,16 +250,23 @@ export class EgressProxy {
     }
     const upstream = this.options.upstream;
     const endpoint = upstream ? await this.upstreamEndpoint(upstream, host) : undefined;
-    const options = upstream && endpoint
-      ? {
-          host: endpoint.host,
-          port: endpoint.port,
-          path: target.href,
-          headers: { ...headers, ...(upstream.authorization ? { 'proxy-authorization': upstream.authorization } : {}) },
-        }
-      : { host: dest.host, port: dest.port, path: `${target.pathname}${target.search}`, headers };
+    const options =
+      upstream && endpoint
+        ? {
+            host: endpoint.host,
+            port: endpoint.port,
+            path: target.href,
+            headers: {
+              ...headers,
+              ...(upstream.authorization ? { 'proxy-authorization': upstream.authorization } : {}),
+            },
+          }
+        : { host: dest.host, port: dest.port, path: `${target.pathname}${target.search}`, headers };
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const out = httpRequest({ ...options, method: req.method, agent: this.agent, setHost: false, timeout: CONNECT_TIMEOUT_MS }, resolve);
+      const out = httpRequest(
+        { ...options, method: req.method, agent: this.agent, setHost: false, timeout: CONNECT_TIMEOUT_MS },
+        resolve,
+      );
       out.on('timeout', () => out.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
       out.on('error', (err) => reject(this.connectFailure(host, err)));
       req.pipe(out);
@@ -245,7 +287,9 @@ export class EgressProxy {
     this.check(target.host, target.port).then(
       (dest) => {
         const upstream = this.options.upstream;
-        const socket = upstream ? this.openThroughUpstream(upstream, req.url ?? '') : this.openDirect(dest.host, dest.port);
+        const socket = upstream
+          ? this.openThroughUpstream(upstream, req.url ?? '')
+          : this.openDirect(dest.host, dest.port);
         socket.then(
           (server) => {
             client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -260,7 +304,8 @@ export class EgressProxy {
           (err: unknown) => refuse(isFailure(err) ? err : this.connectFailure(target.host, err)),
         );
       },
-      (err: unknown) => refuse(isFailure(err) ? err : this.record(target.host, 'NETWORK_ERROR', 'The tunnel could not be opened')),
+      (err: unknown) =>
+        refuse(isFailure(err) ? err : this.record(target.host, 'NETWORK_ERROR', 'The tunnel could not be opened')),
     );
   }
 
@@ -284,10 +329,14 @@ export class EgressProxy {
     const { host, port, servername } = await this.upstreamEndpoint(upstream, targetHost);
     return new Promise<Socket>((resolve, reject) => {
       const socket: Socket =
-        upstream.url.protocol === 'https:' ? tlsConnect({ host, port, ...(servername ? { servername } : {}) }) : netConnect({ host, port });
+        upstream.url.protocol === 'https:'
+          ? tlsConnect({ host, port, ...(servername ? { servername } : {}) })
+          : netConnect({ host, port });
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-      socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+      socket.setTimeout(CONNECT_TIMEOUT_MS, () =>
+        socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+      );
       socket.once('error', reject);
       socket.once(upstream.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
         const auth = upstream.authorization ? `Proxy-Authorization: ${upstream.authorization}\r\n` : '';
@@ -305,7 +354,13 @@ export class EgressProxy {
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'))?.[1];
         if (status !== '200') {
           socket.destroy();
-          reject(this.record(targetHost, 'PROXY_ERROR', `The proxy refused the tunnel to ${authority} (${status ?? 'no status'})`));
+          reject(
+            this.record(
+              targetHost,
+              'PROXY_ERROR',
+              `The proxy refused the tunnel to ${authority} (${status ?? 'no status'})`,
+            ),
+          );
           return;
         }
         socket.setTimeout(0);

@@ -48,7 +48,9 @@ export function navigationError(err: unknown, url: string, viaUserProxy: boolean
     }
     return new BrowserError('NAVIGATION_FAILED', `Navigation to ${host} failed: net::${name}`, url, { cause: err });
   }
-  return new BrowserError('NAVIGATION_FAILED', `Navigation to ${host} failed: ${cleanMessage(err)}`, url, { cause: err });
+  return new BrowserError('NAVIGATION_FAILED', `Navigation to ${host} failed: ${cleanMessage(err)}`, url, {
+    cause: err,
+  });
 }
 
 function describe(code: PageErrorCode, host: string, name: string): string {

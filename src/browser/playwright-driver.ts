@@ -1,5 +1,13 @@
 // Driver for playwright-core: the system's Chromium, a context per session, context.route for the request guard.
-import { chromium, errors, type Browser, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
+import {
+  chromium,
+  errors,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Request,
+  type Route,
+} from 'playwright-core';
 import {
   DOCUMENT_CONTENT_TYPE,
   DriverTimeoutError,
@@ -29,7 +37,9 @@ async function browserPid(browser: Browser): Promise<number | undefined> {
   try {
     const cdp = await browser.newBrowserCDPSession();
     try {
-      const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number }> };
+      const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+        processInfo: Array<{ type: string; id: number }>;
+      };
       return info.processInfo.find((p) => p.type === 'browser')?.id;
     } finally {
       await cdp.detach().catch(() => undefined);
@@ -54,7 +64,12 @@ class PlaywrightSession implements DriverSession {
     page.on('response', (response) => {
       const request = response.request();
       if (isMainNavigation(request, page)) {
-        this.main = { url: response.url(), status: response.status(), headers: response.headers(), text: () => response.text() };
+        this.main = {
+          url: response.url(),
+          status: response.status(),
+          headers: response.headers(),
+          text: () => response.text(),
+        };
       }
     });
   }
@@ -134,6 +149,8 @@ class PlaywrightBrowser implements DriverBrowser {
       ...(options.proxy ? { proxy: options.proxy } : {}),
     });
     try {
+      // Assigned once below, but the route handler reads it before then (undefined: no page yet).
+      // eslint-disable-next-line prefer-const
       let page: Page | undefined;
       await context.route('**/*', async (route: Route) => {
         const request = route.request();

@@ -1,4 +1,5 @@
-// The browser pool, written once for both engines: lazy launches, page limit with a FIFO line, reuse, recycling, crash and hang replacement.
+// The browser pool, written once for both engines: lazy launches, page limit with a FIFO line, reuse, recycling, crash
+// and hang replacement.
 import { constants as fsConstants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { checkProxyLiteral, type Resolver } from '../net/address-guard.js';
@@ -102,7 +103,14 @@ export interface EngineCounts {
 }
 
 export interface PoolStats {
-  browsers: Array<{ id: number; engine: BrowserEngineName; state: EntryState; pages: number; active: number; pid: number | undefined }>;
+  browsers: Array<{
+    id: number;
+    engine: BrowserEngineName;
+    state: EntryState;
+    pages: number;
+    active: number;
+    pid: number | undefined;
+  }>;
   launches: number;
   /** Browsers that crashed, hung or failed to launch and were dropped. */
   replaced: number;
@@ -146,7 +154,8 @@ export class ChromiumPool implements BrowserPool {
       ['pagesPerBrowser', options.pagesPerBrowser],
       ['launchTimeoutMs', options.launchTimeoutMs],
     ] as const) {
-      if (!Number.isInteger(value) || value < 1) throw new RangeError(`BrowserPoolOptions.${name} must be a positive integer, got ${value}`);
+      if (!Number.isInteger(value) || value < 1)
+        throw new RangeError(`BrowserPoolOptions.${name} must be a positive integer, got ${value}`);
     }
     this.drivers = { ...defaultDrivers(), ...hooks.drivers };
     this.pageSlots = new FifoLimiter(options.maxPages);
@@ -168,20 +177,32 @@ export class ChromiumPool implements BrowserPool {
 
   stats(): PoolStats {
     return {
-      browsers: this.entries.map((e) => ({ id: e.id, engine: e.engine, state: e.state, pages: e.pages, active: e.active, pid: e.browser?.pid })),
+      browsers: this.entries.map((e) => ({
+        id: e.id,
+        engine: e.engine,
+        state: e.state,
+        pages: e.pages,
+        active: e.active,
+        pid: e.browser?.pid,
+      })),
       launches: this.counts.playwright.launches + this.counts.puppeteer.launches,
       replaced: this.counts.playwright.replaced + this.counts.puppeteer.replaced,
       byEngine: { playwright: { ...this.counts.playwright }, puppeteer: { ...this.counts.puppeteer } },
       running: this.pageSlots.running,
       waiting: this.pageSlots.waiting,
-      sessions: { ...this.sessionCounts, reused: this.counts.playwright.sessionsReused + this.counts.puppeteer.sessionsReused, parked: this.parked.length },
+      sessions: {
+        ...this.sessionCounts,
+        reused: this.counts.playwright.sessionsReused + this.counts.puppeteer.sessionsReused,
+        parked: this.parked.length,
+      },
     };
   }
 
   async render(request: RenderRequest): Promise<RenderedPage> {
     const url = request.url;
     if (this.closed) throw new BrowserError('ABORTED', 'The browser pool is closed', url);
-    if (!ENGINES.includes(request.engine)) throw new BrowserError('BROWSER_UNAVAILABLE', `Unknown browser engine "${String(request.engine)}"`, url);
+    if (!ENGINES.includes(request.engine))
+      throw new BrowserError('BROWSER_UNAVAILABLE', `Unknown browser engine "${String(request.engine)}"`, url);
     if (!(await this.available())) throw this.unavailableError(url);
     let parsed: URL;
     try {
@@ -192,7 +213,10 @@ export class ChromiumPool implements BrowserPool {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new BrowserError('INVALID_URL', `Only http and https URLs can be rendered, not ${parsed.protocol}`, url);
     }
-    const proxy = request.proxy === undefined ? undefined : parseProxy(request.proxy, url, request.proxyAllowPrivate ?? request.allowPrivateAddresses);
+    const proxy =
+      request.proxy === undefined
+        ? undefined
+        : parseProxy(request.proxy, url, request.proxyAllowPrivate ?? request.allowPrivateAddresses);
 
     const run = new RenderRun(request);
     this.runs.add(run);
@@ -227,7 +251,9 @@ export class ChromiumPool implements BrowserPool {
       });
       const onCrash = (): void => {
         crashed = true;
-        run.interrupt(new BrowserError('PAGE_CRASHED', `The browser tab crashed while rendering ${request.url}`, request.url));
+        run.interrupt(
+          new BrowserError('PAGE_CRASHED', `The browser tab crashed while rendering ${request.url}`, request.url),
+        );
       };
       let pooled = key === undefined ? undefined : this.takeParked(key);
       if (pooled) {
@@ -254,7 +280,9 @@ export class ChromiumPool implements BrowserPool {
         viaUserProxy: proxy !== undefined,
         refusedNavigation: (failedUrl, response) => {
           if (guard.mainBlocked) {
-            return new BrowserError('BLOCKED_ADDRESS', guard.mainBlocked.message, request.url, { cause: guard.mainBlocked });
+            return new BrowserError('BLOCKED_ADDRESS', guard.mainBlocked.message, request.url, {
+              cause: guard.mainBlocked,
+            });
           }
           if (!egressProxy || (response && response.headers[EGRESS_HEADER] === undefined)) return undefined;
           const failure = egressProxy.failureFor(failedUrl);
@@ -322,7 +350,12 @@ export class ChromiumPool implements BrowserPool {
   }
 
   /** Parks the render's session for its key, or closes it; gives the browser back (or kills it when it hangs). */
-  private async cleanup(entry: Entry | undefined, run: RenderRun, sessionPromise: Promise<PooledSession> | undefined, reusable: boolean): Promise<void> {
+  private async cleanup(
+    entry: Entry | undefined,
+    run: RenderRun,
+    sessionPromise: Promise<PooledSession> | undefined,
+    reusable: boolean,
+  ): Promise<void> {
     if (!entry) return;
     try {
       if (sessionPromise) {
@@ -432,7 +465,8 @@ export class ChromiumPool implements BrowserPool {
         run.step = 'launching the browser';
         await run.race(launching.launched).catch((err: unknown) => {
           // A failed launch carries no URL: it is every waiting render's failure.
-          if (err instanceof BrowserError && err.url === '') throw new BrowserError(err.code, err.message, run.request.url, { cause: err.cause });
+          if (err instanceof BrowserError && err.url === '')
+            throw new BrowserError(err.code, err.message, run.request.url, { cause: err.cause });
           throw err;
         });
       } else {
@@ -458,10 +492,20 @@ export class ChromiumPool implements BrowserPool {
     this.counts[engine].launches++;
     const timeoutMs = this.options.launchTimeoutMs;
     const executablePath = this.options.executablePath;
-    const attempt = driver.launch({ executablePath, args: [...CHROMIUM_FLAGS, ...(this.hooks.extraArgs ?? [])], timeoutMs });
+    const attempt = driver.launch({
+      executablePath,
+      args: [...CHROMIUM_FLAGS, ...(this.hooks.extraArgs ?? [])],
+      timeoutMs,
+    });
     const launched = new Promise<DriverBrowser>((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new BrowserError('BROWSER_UNAVAILABLE', `Chromium at ${executablePath} did not start within ${timeoutMs} ms`, ''));
+        reject(
+          new BrowserError(
+            'BROWSER_UNAVAILABLE',
+            `Chromium at ${executablePath} did not start within ${timeoutMs} ms`,
+            '',
+          ),
+        );
       }, timeoutMs + 1_000);
       attempt.then(
         (browser) => {
@@ -470,16 +514,33 @@ export class ChromiumPool implements BrowserPool {
         },
         (err: unknown) => {
           clearTimeout(timer);
-          reject(new BrowserError('BROWSER_UNAVAILABLE', `Chromium at ${executablePath} failed to start: ${cleanMessage(err)}`, '', { cause: err }));
+          reject(
+            new BrowserError(
+              'BROWSER_UNAVAILABLE',
+              `Chromium at ${executablePath} failed to start: ${cleanMessage(err)}`,
+              '',
+              { cause: err },
+            ),
+          );
         },
       );
     });
-    const entry: Entry = { id: this.nextId++, engine, state: 'launching', launched, browser: undefined, pages: 0, active: 0, runs: new Set(), gone: false };
+    const entry: Entry = {
+      id: this.nextId++,
+      engine,
+      state: 'launching',
+      launched,
+      browser: undefined,
+      pages: 0,
+      active: 0,
+      runs: new Set(),
+      gone: false,
+    };
     entry.launched.then(
       (browser) => {
         entry.browser = browser;
         if (entry.gone || this.closed) {
-          this.shutdown(browser);
+          void this.shutdown(browser); // never rejects; tracked for close()
           return;
         }
         entry.state = 'ready';
@@ -489,7 +550,10 @@ export class ChromiumPool implements BrowserPool {
       () => {
         this.dropEntry(entry, 'launch failed');
         // A launch that came too late is a browser nobody uses.
-        attempt.then((late) => this.shutdown(late), () => undefined);
+        attempt.then(
+          (late) => this.shutdown(late),
+          () => undefined,
+        );
       },
     );
     this.entries.push(entry);
@@ -567,7 +631,12 @@ export class ChromiumPool implements BrowserPool {
       const browsers: Array<Promise<void>> = [];
       for (const entry of this.entries.splice(0)) {
         entry.gone = true;
-        browsers.push(entry.launched.then((browser) => this.shutdown(browser), () => undefined));
+        browsers.push(
+          entry.launched.then(
+            (browser) => this.shutdown(browser),
+            () => undefined,
+          ),
+        );
       }
       await Promise.all(browsers);
       while (this.background.size > 0) await Promise.all([...this.background]);
@@ -594,7 +663,11 @@ function abortedByClose(url: string): BrowserError {
 }
 
 function crashError(url: string): BrowserError {
-  return new BrowserError('PAGE_CRASHED', `The browser exited or hung while rendering ${url}; it is being replaced`, url);
+  return new BrowserError(
+    'PAGE_CRASHED',
+    `The browser exited or hung while rendering ${url}; it is being replaced`,
+    url,
+  );
 }
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */

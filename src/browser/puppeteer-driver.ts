@@ -55,7 +55,12 @@ class PuppeteerSession implements DriverSession {
     });
     page.on('response', (response) => {
       if (isMainNavigation(response.request(), page)) {
-        this.main = { url: response.url(), status: response.status(), headers: response.headers(), text: () => response.text() };
+        this.main = {
+          url: response.url(),
+          status: response.status(),
+          headers: response.headers(),
+          text: () => response.text(),
+        };
       }
     });
   }
@@ -171,7 +176,10 @@ class PuppeteerBrowser implements DriverBrowser {
     const context = await this.browser.createBrowserContext({
       downloadBehavior: { policy: 'deny' },
       ...(options.proxy
-        ? { proxyServer: options.proxy.server, ...(options.proxy.bypass ? { proxyBypassList: [options.proxy.bypass] } : {}) }
+        ? {
+            proxyServer: options.proxy.server,
+            ...(options.proxy.bypass ? { proxyBypassList: [options.proxy.bypass] } : {}),
+          }
         : {}),
     });
     try {
@@ -198,7 +206,11 @@ class PuppeteerBrowser implements DriverBrowser {
         // Data URLs are not paused by Chromium; nothing to decide.
         if (request.url().startsWith('data:')) return;
         options
-          .onRequest({ url: request.url(), resourceType: request.resourceType(), isMainNavigation: isMainNavigation(request, page) })
+          .onRequest({
+            url: request.url(),
+            resourceType: request.resourceType(),
+            isMainNavigation: isMainNavigation(request, page),
+          })
           .catch(() => 'blockedbyclient' as const)
           .then((decision) => (decision === 'continue' ? request.continue() : request.abort(decision)))
           // The page may be closed meanwhile.

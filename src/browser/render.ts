@@ -29,7 +29,8 @@ export class RenderRun {
   constructor(readonly request: RenderRequest) {
     this.timer = setTimeout(() => this.interrupt(this.timeoutError()), request.timeoutMs);
     const caller = request.signal;
-    const onCallerAbort = (): void => this.interrupt(new BrowserError('ABORTED', `Rendering ${request.url} was aborted`, request.url));
+    const onCallerAbort = (): void =>
+      this.interrupt(new BrowserError('ABORTED', `Rendering ${request.url} was aborted`, request.url));
     if (caller?.aborted) onCallerAbort();
     else caller?.addEventListener('abort', onCallerAbort, { once: true });
     this.detachCaller = () => caller?.removeEventListener('abort', onCallerAbort);
@@ -83,7 +84,12 @@ export class RenderRun {
     if (crashed || isTargetGone(err)) {
       return new BrowserError('PAGE_CRASHED', `The browser tab crashed while rendering ${url}`, url, { cause: err });
     }
-    return new BrowserError('NAVIGATION_FAILED', `Rendering ${hostOf(url)} failed while ${this.step}: ${cleanMessage(err)}`, url, { cause: err });
+    return new BrowserError(
+      'NAVIGATION_FAILED',
+      `Rendering ${hostOf(url)} failed while ${this.step}: ${cleanMessage(err)}`,
+      url,
+      { cause: err },
+    );
   }
 
   dispose(): void {
@@ -100,7 +106,11 @@ export class RenderRun {
 
 function selectorTimeout(wait: SelectorWait, url: string, ms: number, wholeBudget: boolean): BrowserError {
   const limit = wholeBudget ? `the page's ${ms} ms time budget` : `${ms} ms`;
-  return new BrowserError('SELECTOR_TIMEOUT', `wait_for_selector "${wait.selector}" did not become ${wait.state} within ${limit}`, url);
+  return new BrowserError(
+    'SELECTOR_TIMEOUT',
+    `wait_for_selector "${wait.selector}" did not become ${wait.state} within ${limit}`,
+    url,
+  );
 }
 
 export interface StepHooks {
@@ -141,7 +151,10 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
     const answered = session.mainResponse();
     if (answered && answered.url === failedUrl) {
       const type = mediaType(answered.headers['content-type']);
-      if (classifyMediaType(type) === 'unsupported' || /^\s*attachment/i.test(answered.headers['content-disposition'] ?? '')) {
+      if (
+        classifyMediaType(type) === 'unsupported' ||
+        /^\s*attachment/i.test(answered.headers['content-disposition'] ?? '')
+      ) {
         throw unsupportedType(type, answered.url);
       }
     }
@@ -165,9 +178,15 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
         await run.race(session.waitForSelector(wait.selector, wait.state, limit));
       } catch (err) {
         if (run.interrupted) throw run.signal.reason as BrowserError;
-        if (err instanceof DriverTimeoutError) throw selectorTimeout(wait, request.url, ownLimit ? limit : request.timeoutMs, !ownLimit);
+        if (err instanceof DriverTimeoutError)
+          throw selectorTimeout(wait, request.url, ownLimit ? limit : request.timeoutMs, !ownLimit);
         if (!isTargetGone(err)) {
-          throw new BrowserError('SELECTOR_TIMEOUT', `wait_for_selector "${wait.selector}" failed: ${cleanMessage(err)}`, request.url, { cause: err });
+          throw new BrowserError(
+            'SELECTOR_TIMEOUT',
+            `wait_for_selector "${wait.selector}" failed: ${cleanMessage(err)}`,
+            request.url,
+            { cause: err },
+          );
         }
         throw err;
       }
@@ -179,7 +198,7 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
   }
 
   run.step = 'reading the page';
-  let html = '';
+  let html: string;
   for (let attempt = 1; ; attempt++) {
     try {
       html = await run.race(session.html());

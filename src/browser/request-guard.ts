@@ -41,7 +41,11 @@ export class RequestGuard {
       this.refuse(request, undefined);
       return 'blockedbyclient';
     }
-    if (!request.isMainNavigation && this.options.blockHeavyResources && HEAVY_RESOURCE_TYPES.has(request.resourceType)) {
+    if (
+      !request.isMainNavigation &&
+      this.options.blockHeavyResources &&
+      HEAVY_RESOURCE_TYPES.has(request.resourceType)
+    ) {
       return 'blockedbyclient';
     }
     if (this.options.allowPrivateAddresses) return 'continue';
@@ -64,9 +68,13 @@ export class RequestGuard {
   private verdict(host: string): Promise<Verdict> {
     let verdict = this.verdicts.get(host);
     if (!verdict) {
-      verdict = resolvePublicAddresses(host, { allowPrivate: false, ...(this.options.resolve ? { resolve: this.options.resolve } : {}) }).then(
+      verdict = resolvePublicAddresses(host, {
+        allowPrivate: false,
+        ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
+      }).then(
         (): Verdict => ({ blocked: null, unresolved: false }),
-        (err: unknown): Verdict => (err instanceof BlockedAddressError ? { blocked: err } : { blocked: null, unresolved: true }),
+        (err: unknown): Verdict =>
+          err instanceof BlockedAddressError ? { blocked: err } : { blocked: null, unresolved: true },
       );
       if (this.verdicts.size >= MAX_CACHED_HOSTS) this.verdicts.clear();
       this.verdicts.set(host, verdict);

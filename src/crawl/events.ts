@@ -1,17 +1,31 @@
 // The crawl.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
-import { endedAt, type JobFacts, jobCreated, jobEvent, jobStarted, type JobTotals, totalsOf } from '../jobs/job-events.js';
+import {
+  endedAt,
+  type JobFacts,
+  jobCreated,
+  jobEvent,
+  jobStarted,
+  type JobTotals,
+  totalsOf,
+} from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
 export type CrawlEndedPayload = { job_id: string; status: 'completed' | 'failed'; url: string } & JobTotals & {
-  error_message?: string;
-  error_code?: string;
-  created_at: string;
-  completed_at: string;
-};
-export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & { created_at: string; cancelled_at: string };
+    error_message?: string;
+    error_code?: string;
+    created_at: string;
+    completed_at: string;
+  };
+export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & {
+    created_at: string;
+    cancelled_at: string;
+  };
 
-function ended<Status extends 'completed' | 'failed'>(status: Status, job: JobRow): DomainEvent<`crawl.${Status}`, CrawlEndedPayload> {
+function ended<Status extends 'completed' | 'failed'>(
+  status: Status,
+  job: JobRow,
+): DomainEvent<`crawl.${Status}`, CrawlEndedPayload> {
   const at = endedAt(job);
   return jobEvent(`crawl.${status}`, job, at, {
     job_id: job.id,

@@ -45,7 +45,13 @@ export class LeaseFence {
 
   /** A page just claimed; `since` is the performance.now() taken when the claim's lease time was computed. */
   hold(pageId: number, since: number): AbortSignal {
-    const entry: Held = { controller: new AbortController(), deadline: since + this.o.leaseMs - this.o.marginMs, since, timer: undefined, fenced: undefined };
+    const entry: Held = {
+      controller: new AbortController(),
+      deadline: since + this.o.leaseMs - this.o.marginMs,
+      since,
+      timer: undefined,
+      fenced: undefined,
+    };
     this.held.set(pageId, entry);
     this.arm(pageId, entry);
     return entry.controller.signal;
@@ -91,7 +97,9 @@ export class LeaseFence {
     this.fenceDueWithin(performance.now(), this.lastRenewalMs);
   }
 
-  /** A renewal sent at `sentAt` failed: the deadlines stand, and those the next attempt could overrun are fenced now. */
+  /**
+   * A renewal sent at `sentAt` failed: the deadlines stand, and those the next attempt could overrun are fenced now.
+   */
   renewalFailed(sentAt: number): void {
     const now = performance.now();
     this.lastRenewalMs = now - sentAt;
@@ -106,7 +114,10 @@ export class LeaseFence {
 
   private arm(pageId: number, entry: Held): void {
     if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => this.fence(pageId, entry, 'deadline'), Math.max(0, entry.deadline - performance.now()));
+    entry.timer = setTimeout(
+      () => this.fence(pageId, entry, 'deadline'),
+      Math.max(0, entry.deadline - performance.now()),
+    );
     entry.timer.unref();
   }
 
@@ -115,7 +126,13 @@ export class LeaseFence {
     entry.fenced = reason;
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
-    entry.controller.abort(new Error(reason === 'lost' ? 'crawl page lease taken by another worker' : 'crawl page lease could not be renewed in time'));
+    entry.controller.abort(
+      new Error(
+        reason === 'lost'
+          ? 'crawl page lease taken by another worker'
+          : 'crawl page lease could not be renewed in time',
+      ),
+    );
     this.o.onFenced?.(pageId, reason);
   }
 }

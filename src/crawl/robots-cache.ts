@@ -36,7 +36,13 @@ function isProxyFailure(error: unknown): boolean {
   if (!(error instanceof FetchError)) return false;
   if (error.code === 'PROXY_ERROR') return true;
   const cause: unknown = error.cause;
-  return error.code === 'BLOCKED_ADDRESS' && typeof cause === 'object' && cause !== null && 'role' in cause && cause.role === 'proxy';
+  return (
+    error.code === 'BLOCKED_ADDRESS' &&
+    typeof cause === 'object' &&
+    cause !== null &&
+    'role' in cause &&
+    cause.role === 'proxy'
+  );
 }
 
 export class RobotsCache {
@@ -66,7 +72,10 @@ export class RobotsCache {
 
   private async load(robotsUrl: string, requestProxy?: string): Promise<Loaded> {
     try {
-      const proxy = chooseProxy(requestProxy, this.options.proxies ?? { allowlist: [], allowPrivate: this.options.allowPrivateAddresses });
+      const proxy = chooseProxy(
+        requestProxy,
+        this.options.proxies ?? { allowlist: [], allowPrivate: this.options.allowPrivateAddresses },
+      );
       const page = await fetchPage({
         url: robotsUrl,
         timeoutMs: this.options.timeoutMs ?? 10_000,
@@ -81,7 +90,10 @@ export class RobotsCache {
       // RFC 9309: 4xx means no rules; 5xx means the site is unavailable, so crawl nothing.
       if (page.statusCode >= 500) {
         return {
-          rules: disallowAllRobots({ code: 'ROBOTS_UNAVAILABLE', message: `${robotsUrl} answered HTTP ${page.statusCode}: nothing is crawled while robots.txt is unavailable (RFC 9309)` }),
+          rules: disallowAllRobots({
+            code: 'ROBOTS_UNAVAILABLE',
+            message: `${robotsUrl} answered HTTP ${page.statusCode}: nothing is crawled while robots.txt is unavailable (RFC 9309)`,
+          }),
           keep: true,
         };
       }
@@ -89,13 +101,18 @@ export class RobotsCache {
       return { rules: parseRobots(robotsUrl, page.body, this.options.userAgent), keep: true };
     } catch (error) {
       // A robots.txt served as a binary type is no rules at all; other failures mean unreachable.
-      if (error instanceof FetchError && error.code === 'UNSUPPORTED_CONTENT_TYPE') return { rules: allowAllRobots(), keep: true };
+      if (error instanceof FetchError && error.code === 'UNSUPPORTED_CONTENT_TYPE')
+        return { rules: allowAllRobots(), keep: true };
       // Not kept: the next page asks again, through the proxy, once it works.
-      if (isProxyFailure(error) || error instanceof ProxyNotAllowedError) return { rules: allowAllRobots(), keep: false };
+      if (isProxyFailure(error) || error instanceof ProxyNotAllowedError)
+        return { rules: allowAllRobots(), keep: false };
       // The fetch's own code (BLOCKED_ADDRESS, DNS_FAILURE, TIMEOUT…): the page's failure says why.
       const code = error instanceof FetchError ? error.code : 'NETWORK_ERROR';
       const message = error instanceof Error ? error.message : String(error);
-      return { rules: disallowAllRobots({ code, message: `${robotsUrl} could not be fetched: ${message}` }), keep: true };
+      return {
+        rules: disallowAllRobots({ code, message: `${robotsUrl} could not be fetched: ${message}` }),
+        keep: true,
+      };
     }
   }
 }

@@ -14,7 +14,9 @@ function parseSkip(raw: unknown): number {
   if (raw === undefined || raw === '') return 0;
   const text = String(raw);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw validationError([{ field: 'skip', code: 'invalid_type', message: 'skip must be a whole number of 0 or more' }]);
+    throw validationError([
+      { field: 'skip', code: 'invalid_type', message: 'skip must be a whole number of 0 or more' },
+    ]);
   }
   return Number(text);
 }
@@ -27,18 +29,23 @@ export function crawlRoutes(service: CrawlService, publicUrl: string | undefined
         schema: {
           tags: ['crawl'],
           summary: 'Start a crawl',
-          description: 'Answers at once with a job id; the crawl runs in the background. Poll `/v1/crawl/{jobId}/status`, read results with `/v1/crawl/{jobId}?skip=0`.',
+          description:
+            'Answers at once with a job id; the crawl runs in the background. Poll `/v1/crawl/{jobId}/status`, read results with `/v1/crawl/{jobId}?skip=0`.',
           body: crawlRequestSchema,
         },
       },
       async (request) => ({ success: true, data: await service.create(ownerOf(request), request.body) }),
     );
 
-    app.get<{ Params: { jobId: string } }>('/v1/crawl/:jobId/status', { schema: { tags: ['crawl'], summary: 'Crawl status' } }, async (request) => ({
-      success: true,
-      message: 'Job status retrieved successfully',
-      data: await service.status(ownerOf(request), jobIdOf(request)),
-    }));
+    app.get<{ Params: { jobId: string } }>(
+      '/v1/crawl/:jobId/status',
+      { schema: { tags: ['crawl'], summary: 'Crawl status' } },
+      async (request) => ({
+        success: true,
+        message: 'Job status retrieved successfully',
+        data: await service.status(ownerOf(request), jobIdOf(request)),
+      }),
+    );
 
     app.get<{ Params: { jobId: string }; Querystring: { skip?: string } }>(
       '/v1/crawl/:jobId',
@@ -50,10 +57,14 @@ export function crawlRoutes(service: CrawlService, publicUrl: string | undefined
       },
     );
 
-    app.delete<{ Params: { jobId: string } }>('/v1/crawl/:jobId', { schema: { tags: ['crawl'], summary: 'Cancel a crawl' } }, async (request) => ({
-      success: true,
-      message: 'Crawl job cancelled',
-      data: await service.cancel(ownerOf(request), jobIdOf(request)),
-    }));
+    app.delete<{ Params: { jobId: string } }>(
+      '/v1/crawl/:jobId',
+      { schema: { tags: ['crawl'], summary: 'Cancel a crawl' } },
+      async (request) => ({
+        success: true,
+        message: 'Crawl job cancelled',
+        data: await service.cancel(ownerOf(request), jobIdOf(request)),
+      }),
+    );
   };
 }

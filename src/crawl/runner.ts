@@ -51,7 +51,10 @@ interface JobContext {
   frontierFull: boolean;
 }
 
-/** Crawl contexts (options, scope) a worker keeps; past this many, the one used longest ago is dropped and loaded again when next needed. */
+/**
+ * Crawl contexts (options, scope) a worker keeps; past this many, the one used longest ago is dropped and loaded again
+ * when next needed.
+ */
 const JOB_CONTEXTS = 1000;
 
 /** Links of one page considered for discovery; real pages stay far below (a long wiki page has a few thousand). */
@@ -105,11 +108,22 @@ export class CrawlRunner {
     this.heartbeatMs = leaseHeartbeatMs(o.leaseMs);
     this.pollMs = o.pollMs ?? 500;
     this.loop = new BackgroundLoop({ name: 'crawl worker', logger: o.logger, backoffBaseMs: this.pollMs });
-    this.writeFailures = new LoopFailures({ name: 'crawl page outcomes', logger: o.logger, baseMs: 100, capMs: LOOP_BACKOFF_CAP_MS });
+    this.writeFailures = new LoopFailures({
+      name: 'crawl page outcomes',
+      logger: o.logger,
+      baseMs: 100,
+      capMs: LOOP_BACKOFF_CAP_MS,
+    });
     this.fence = new LeaseFence({
       leaseMs: o.leaseMs,
       marginMs: this.heartbeatMs,
-      onFenced: (pageId, reason) => o.logger.warn({ pageId, reason }, reason === 'lost' ? 'crawl page taken by another worker: stopped' : 'crawl page lease not renewed in time: stopped'),
+      onFenced: (pageId, reason) =>
+        o.logger.warn(
+          { pageId, reason },
+          reason === 'lost'
+            ? 'crawl page taken by another worker: stopped'
+            : 'crawl page lease not renewed in time: stopped',
+        ),
     });
   }
 
@@ -149,7 +163,11 @@ export class CrawlRunner {
     const sentAt = this.fence.beforeRenewal(lateMs);
     try {
       const ids = this.fence.ids();
-      const held = await this.o.store.renewLeases(this.workerId, new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString(), ids);
+      const held = await this.o.store.renewLeases(
+        this.workerId,
+        new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString(),
+        ids,
+      );
       this.fence.renewed(sentAt, held);
     } catch (error) {
       this.fence.renewalFailed(sentAt);
@@ -170,7 +188,8 @@ export class CrawlRunner {
       if (released > 0) this.o.logger.info({ released }, 'took back crawl pages whose lease expired');
     }
     if (this.claimInDoubt) {
-      // Claims happen only in this loop, so every page leased to this worker is in `working` but those of the lost answer.
+      // Claims happen only in this loop, so every page leased to this worker is in `working` but those of the lost
+      // answer.
       const released = await this.o.store.releaseUnworked(this.workerId, [...this.working]);
       this.claimInDoubt = false;
       if (released > 0) this.o.logger.info({ released }, 'gave back crawl pages of a claim whose answer was lost');
@@ -184,7 +203,13 @@ export class CrawlRunner {
     let claimed: ClaimedPage[] = [];
     if (worthClaiming) {
       try {
-        claimed = await this.o.store.claim({ owner: this.workerId, now: this.now(), leaseMs: this.o.leaseMs, max: free, perJob: this.o.jobConcurrency });
+        claimed = await this.o.store.claim({
+          owner: this.workerId,
+          now: this.now(),
+          leaseMs: this.o.leaseMs,
+          max: free,
+          perJob: this.o.jobConcurrency,
+        });
       } catch (error) {
         this.claimInDoubt = true;
         throw error;
@@ -201,7 +226,9 @@ export class CrawlRunner {
     this.working.add(page.id);
     const signal = this.fence.hold(page.id, since);
     const task = this.run(page, signal)
-      .catch((error: unknown) => this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'))
+      .catch((error: unknown) =>
+        this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed unexpectedly'),
+      )
       .finally(() => {
         this.fence.drop(page.id);
         this.working.delete(page.id);
@@ -247,7 +274,14 @@ export class CrawlRunner {
       this.fence.drop(page.id);
       return true;
     }
-    await this.o.store.release(page.id, this.workerId).catch((error: unknown) => this.o.logger.warn({ err: error, pageId: page.id }, 'could not give back a stopped crawl page; its lease will run out'));
+    await this.o.store
+      .release(page.id, this.workerId)
+      .catch((error: unknown) =>
+        this.o.logger.warn(
+          { err: error, pageId: page.id },
+          'could not give back a stopped crawl page; its lease will run out',
+        ),
+      );
     return false;
   }
 
@@ -303,7 +337,9 @@ export class CrawlRunner {
       if (!rules.isAllowed(page.url)) {
         if (!(await this.stillHeld(page))) return;
         // An unreachable robots.txt disallows everything: the failure names why it could not be had.
-        const failed = rules.unavailable ? { error: rules.unavailable.message, code: rules.unavailable.code } : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
+        const failed = rules.unavailable
+          ? { error: rules.unavailable.message, code: rules.unavailable.code }
+          : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
         await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), failed }));
         return;
       }
@@ -329,7 +365,14 @@ export class CrawlRunner {
       if (error instanceof RetryablePageError || (known && RETRYABLE_CODES.has(error.code))) {
         if (options.retry && page.attempts < MAX_PAGE_RETRIES) {
           const wait = retryDelayMs(this.o.retryBaseMs ?? 1000, page.attempts);
-          await this.whileStoreFails(() => this.o.store.retry(page.id, this.workerId, new Date(this.o.clock().getTime() + wait).toISOString(), message));
+          await this.whileStoreFails(() =>
+            this.o.store.retry(
+              page.id,
+              this.workerId,
+              new Date(this.o.clock().getTime() + wait).toISOString(),
+              message,
+            ),
+          );
           return;
         }
       }
@@ -337,7 +380,9 @@ export class CrawlRunner {
         this.o.logger.error({ err: error, jobId: page.jobId, url: page.url }, 'crawl page failed on an internal error');
       }
       const code = known ? error.code : error instanceof RetryablePageError ? 'HTTP_ERROR' : 'INTERNAL';
-      await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } }));
+      await this.whileStoreFails(() =>
+        this.o.store.finishPage({ ...base, now: this.now(), failed: { error: message, code } }),
+      );
       return;
     } finally {
       release();
@@ -358,14 +403,19 @@ export class CrawlRunner {
       kind = { visited: true };
     }
     if (!(await this.stillHeld(page))) return;
-    const record = await this.whileStoreFails(() => this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind }));
+    const record = await this.whileStoreFails(() =>
+      this.o.store.finishPage({ ...base, links, alias, now: this.now(), ...kind }),
+    );
     if (record.room !== undefined && record.room <= 0) ctx.frontierFull = true;
   }
 
   private async fetch(page: ClaimedPage, ctx: JobContext, signal: AbortSignal): Promise<PageResult> {
     const { options, ownerId } = ctx;
     // Discovery needs the links even when the client did not ask, while any could be admitted.
-    const formats: Format[] = options.page.formats.includes('links') || !this.discovers(page, ctx) ? options.page.formats : [...options.page.formats, 'links'];
+    const formats: Format[] =
+      options.page.formats.includes('links') || !this.discovers(page, ctx)
+        ? options.page.formats
+        : [...options.page.formats, 'links'];
     const onRedirect = async (next: string): Promise<boolean> => {
       const url = normalizeUrl(next);
       return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
@@ -382,7 +432,10 @@ export class CrawlRunner {
     return result;
   }
 
-  /** Could a link found on this page still be admitted: not at the depth limit, not once the crawl's page limit is reached. */
+  /**
+   * Could a link found on this page still be admitted: not at the depth limit, not once the crawl's page limit is
+   * reached.
+   */
   private discovers(page: ClaimedPage, ctx: JobContext): boolean {
     return page.depth + 1 <= ctx.options.maxDepth && !ctx.frontierFull;
   }

@@ -1,6 +1,14 @@
 // Request schema of crawl creation (docs/api.md, "POST /v1/crawl") and the options a crawl runs with.
 import { z } from 'zod';
-import { ENGINES, type Engine, type PageOptions, httpUrl, pageOptionsSchema, pageOptionsShape, resolvePageOptions } from '../scrape/schema.js';
+import {
+  ENGINES,
+  type Engine,
+  type PageOptions,
+  httpUrl,
+  pageOptionsSchema,
+  pageOptionsShape,
+  resolvePageOptions,
+} from '../scrape/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { PATH_RULE_LIMITS, pathListProblem, pathPatternProblem, type Strategy } from './scope/index.js';
@@ -62,9 +70,26 @@ export interface CrawlOptions {
   page: PageOptions;
 }
 
-/** Per-page options: top-level fields, overridden field by field by scrape_options (docs/api.md, "POST /v1/crawl": scrape_options). */
+/**
+ * Per-page options: top-level fields, overridden field by field by scrape_options (docs/api.md, "POST /v1/crawl":
+ * scrape_options).
+ */
 export function resolveCrawlOptions(request: CrawlRequest): CrawlOptions {
-  const { url, scrape_options, template_id, variables, exclude_paths, include_paths, scrape_paths, max_depth, strategy, limit, retry, engine, ...topLevelPage } = request;
+  const {
+    url,
+    scrape_options,
+    template_id,
+    variables,
+    exclude_paths,
+    include_paths,
+    scrape_paths,
+    max_depth,
+    strategy,
+    limit,
+    retry,
+    engine,
+    ...topLevelPage
+  } = request;
   void template_id;
   void variables;
   const merged = { ...topLevelPage };

@@ -28,7 +28,10 @@ export async function blockedTarget(url: string, guard: TargetGuard): Promise<Bl
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(resolve, guard.timeoutMs ?? TARGET_RESOLVE_TIMEOUT_MS, undefined);
   });
-  const checked = resolvePublicAddresses(host, { allowPrivate: false, ...(guard.resolve ? { resolve: guard.resolve } : {}) }).then(
+  const checked = resolvePublicAddresses(host, {
+    allowPrivate: false,
+    ...(guard.resolve ? { resolve: guard.resolve } : {}),
+  }).then(
     () => undefined,
     (err: unknown) => (err instanceof BlockedAddressError ? err : undefined),
   );
@@ -45,5 +48,6 @@ export async function blockedTarget(url: string, guard: TargetGuard): Promise<Bl
  */
 export async function refuseBlockedSeed(url: string, guard: TargetGuard): Promise<void> {
   const blocked = await blockedTarget(url, guard);
-  if (blocked) throw scrapeFailedError({ code: 'BLOCKED_ADDRESS', message: blocked.message }, { url, status: 'failed' });
+  if (blocked)
+    throw scrapeFailedError({ code: 'BLOCKED_ADDRESS', message: blocked.message }, { url, status: 'failed' });
 }

@@ -38,16 +38,29 @@ export interface CrawlStatus {
 export class CrawlService {
   constructor(private readonly deps: CrawlServiceDeps) {}
 
-  async create(ownerId: string, request: CrawlRequest): Promise<{ job_id: string; status: 'created'; message: string }> {
+  async create(
+    ownerId: string,
+    request: CrawlRequest,
+  ): Promise<{ job_id: string; status: 'created'; message: string }> {
     const options = resolveCrawlOptions(request);
     const refused = crawlRefusals(request, options, this.deps.capabilities);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const seed = normalizeUrl(request.url);
-    if (!seed) throw new InvalidInputError([{ field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' }]);
+    if (!seed)
+      throw new InvalidInputError([
+        { field: 'url', code: 'invalid_string', message: 'Must be an absolute http:// or https:// URL' },
+      ]);
     options.seed = seed;
     await refuseBlockedSeed(seed, this.deps.targets);
     const id = randomUUID();
-    await this.deps.store.create({ id, ownerId, options, request: { ...request }, now: this.deps.clock().toISOString(), retentionMs: this.deps.retentionMs });
+    await this.deps.store.create({
+      id,
+      ownerId,
+      options,
+      request: { ...request },
+      now: this.deps.clock().toISOString(),
+      retentionMs: this.deps.retentionMs,
+    });
     this.deps.onCreated?.();
     return { job_id: id, status: 'created', message: 'Crawl job has been queued for processing' };
   }
@@ -55,7 +68,8 @@ export class CrawlService {
   private async job(ownerId: string, id: string): Promise<CrawlJob> {
     const job = await this.deps.store.find(ownerId, id);
     // An expired job is gone even before the sweeper deletes its rows.
-    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString())) throw new NotFoundError('job');
+    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString()))
+      throw new NotFoundError('job');
     return job;
   }
 
@@ -70,7 +84,9 @@ export class CrawlService {
       total: job.total,
       completed: job.completed,
       failed: job.failed,
-      ...(job.status === 'failed' ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The crawl failed' } } : {}),
+      ...(job.status === 'failed'
+        ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The crawl failed' } }
+        : {}),
     };
   }
 
@@ -87,7 +103,9 @@ export class CrawlService {
       completed: job.completed,
       credits_used: job.credits_used,
       ...(more ? { next: `${baseUrl}/v1/crawl/${id}?skip=${nextSkip}` } : {}),
-      data: data.map((item) => ('screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item)),
+      data: data.map((item) =>
+        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
+      ),
     };
   }
 

@@ -1,7 +1,17 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
-import { createJob, deleteJobs, endJob, expiredJobIds, findJob, jobById, lockJob, setJobProgress, startJob } from '../jobs/job-store.js';
+import {
+  createJob,
+  deleteJobs,
+  endJob,
+  expiredJobIds,
+  findJob,
+  jobById,
+  lockJob,
+  setJobProgress,
+  startJob,
+} from '../jobs/job-store.js';
 import { crawlEvents } from './events.js';
 import type { Dialect } from '../store/database.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
@@ -30,7 +40,9 @@ export interface PageOutcome {
   saved?: { url: string; data: Record<string, unknown> };
   /** The page was fetched and extracted, but only visited (scrape_paths did not match). */
   visited?: boolean;
-  /** `code` says why in the crawl's status when this page's failure ends it (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…). */
+  /**
+   * `code` says why in the crawl's status when this page's failure ends it (BLOCKED_ADDRESS, DNS_FAILURE, HTTP_ERROR…).
+   */
   failed?: { error: string; code: string };
   /** In-scope links found on the page, already normalized and filtered, in page order. */
   links: string[];
@@ -95,14 +107,44 @@ export class CrawlStore {
   ) {}
 
   /** The job row, its seed page and crawl.created, in one transaction. */
-  async create(input: { id: string; ownerId: string; options: CrawlOptions; request: Record<string, unknown>; now: string; retentionMs: number }): Promise<void> {
+  async create(input: {
+    id: string;
+    ownerId: string;
+    options: CrawlOptions;
+    request: Record<string, unknown>;
+    now: string;
+    retentionMs: number;
+  }): Promise<void> {
     const { id, ownerId, options, now } = input;
     await this.db.transaction().execute(async (trx) => {
-      const job = { id, ownerId, kind: 'crawl' as const, status: 'pending', url: options.seed, options: { request: input.request, resolved: options }, createdAt: now };
-      await createJob(trx, { ...job, expiresAt: addMs(now, input.retentionMs), total: 1 }, [crawlEvents['crawl.created']({ id, owner_id: ownerId, url: options.seed, created_at: now })], this.outbox);
+      const job = {
+        id,
+        ownerId,
+        kind: 'crawl' as const,
+        status: 'pending',
+        url: options.seed,
+        options: { request: input.request, resolved: options },
+        createdAt: now,
+      };
+      await createJob(
+        trx,
+        { ...job, expiresAt: addMs(now, input.retentionMs), total: 1 },
+        [crawlEvents['crawl.created']({ id, owner_id: ownerId, url: options.seed, created_at: now })],
+        this.outbox,
+      );
       await trx
         .insertInto('crawl_pages')
-        .values({ job_id: id, url: options.seed, depth: 0, state: 'queued', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: null })
+        .values({
+          job_id: id,
+          url: options.seed,
+          depth: 0,
+          state: 'queued',
+          attempts: 0,
+          available_at: now,
+          lease_until: null,
+          lease_owner: null,
+          error: null,
+        })
         .execute();
     });
   }
@@ -119,7 +161,14 @@ export class CrawlStore {
   }
 
   async results(jobId: string, skip: number, pageSize: number): Promise<Array<Record<string, unknown>>> {
-    const rows = await this.db.selectFrom('crawl_results').select('data').where('job_id', '=', jobId).orderBy('seq').limit(pageSize).offset(skip).execute();
+    const rows = await this.db
+      .selectFrom('crawl_results')
+      .select('data')
+      .where('job_id', '=', jobId)
+      .orderBy('seq')
+      .limit(pageSize)
+      .offset(skip)
+      .execute();
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
   }
 
@@ -185,7 +234,13 @@ export class CrawlStore {
    * crawl cannot starve a small one; at most `perJob` in flight per crawl. Marks crawls whose
    * first page this is as started (crawl.started).
    */
-  async claim(input: { owner: string; now: string; leaseMs: number; max: number; perJob: number }): Promise<ClaimedPage[]> {
+  async claim(input: {
+    owner: string;
+    now: string;
+    leaseMs: number;
+    max: number;
+    perJob: number;
+  }): Promise<ClaimedPage[]> {
     if (input.max <= 0) return [];
     return this.db.transaction().execute(async (trx) => {
       const candidates = await crawlsWithQueuedPages(trx, input.now, 200);
@@ -222,9 +277,14 @@ export class CrawlStore {
         await trx
           .updateTable('crawl_pages')
           .set({ state: 'in_flight', lease_until: addMs(input.now, input.leaseMs), lease_owner: input.owner })
-          .where('id', 'in', rows.map((r) => r.id))
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
           .execute();
-        for (const r of rows) claimed.push({ id: Number(r.id), jobId: r.job_id, url: r.url, depth: r.depth, attempts: r.attempts });
+        for (const r of rows)
+          claimed.push({ id: Number(r.id), jobId: r.job_id, url: r.url, depth: r.depth, attempts: r.attempts });
         await this.markStarted(trx, jobId, input.now);
         if (claimed.length >= input.max) break;
       }
@@ -240,7 +300,14 @@ export class CrawlStore {
   async retry(pageId: number, owner: string, availableAt: string, error: string): Promise<void> {
     await this.db
       .updateTable('crawl_pages')
-      .set((eb) => ({ state: 'queued', lease_until: null, lease_owner: null, available_at: availableAt, error, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({
+        state: 'queued',
+        lease_until: null,
+        lease_owner: null,
+        available_at: availableAt,
+        error,
+        attempts: eb('attempts', '+', 1),
+      }))
       .where('id', '=', pageId)
       .where('state', '=', 'in_flight')
       .where('lease_owner', '=', owner)
@@ -280,11 +347,23 @@ export class CrawlStore {
       if (outcome.saved) {
         await trx
           .insertInto('crawl_results')
-          .values({ job_id: outcome.jobId, url: outcome.saved.url, data: JSON.stringify(outcome.saved.data), created_at: outcome.now })
+          .values({
+            job_id: outcome.jobId,
+            url: outcome.saved.url,
+            data: JSON.stringify(outcome.saved.data),
+            created_at: outcome.now,
+          })
           .execute();
       }
       if (outcome.alias) await this.markAlias(trx, outcome.jobId, outcome.alias, outcome.now);
-      const admitted = await this.admitLinks(trx, outcome.jobId, outcome.links, outcome.linkDepth, outcome.limit - job.total, outcome.now);
+      const admitted = await this.admitLinks(
+        trx,
+        outcome.jobId,
+        outcome.links,
+        outcome.linkDepth,
+        outcome.limit - job.total,
+        outcome.now,
+      );
 
       const progress = {
         total: job.total + admitted,
@@ -293,7 +372,10 @@ export class CrawlStore {
         credits_used: job.credits_used + (outcome.saved ? 1 : 0),
       };
       // The seed's failure is the crawl's reason if it ends failed.
-      const firstError = outcome.failed && outcome.linkDepth === 1 && job.error_message === null ? { message: outcome.failed.error, code: outcome.failed.code } : undefined;
+      const firstError =
+        outcome.failed && outcome.linkDepth === 1 && job.error_message === null
+          ? { message: outcome.failed.error, code: outcome.failed.code }
+          : undefined;
       await setJobProgress(trx, outcome.jobId, { ...progress, at: outcome.now, firstError });
 
       // Existence, not a count: a big crawl can have tens of thousands of queued pages.
@@ -305,7 +387,8 @@ export class CrawlStore {
         .limit(1)
         .executeTakeFirst();
       if (open === undefined) {
-        const seedError = job.error_message !== null ? { message: job.error_message, code: job.error_code } : firstError;
+        const seedError =
+          job.error_message !== null ? { message: job.error_message, code: job.error_code } : firstError;
         await this.finishJob(trx, outcome.jobId, progress.completed > 0, seedError, outcome);
       }
       return { recorded: true, room: outcome.limit - job.total - admitted };
@@ -319,7 +402,17 @@ export class CrawlStore {
   async claimAlias(jobId: string, url: string, now: string): Promise<boolean> {
     const result = await this.db
       .insertInto('crawl_pages')
-      .values({ job_id: jobId, url, depth: 0, state: 'skipped', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: 'alias' })
+      .values({
+        job_id: jobId,
+        url,
+        depth: 0,
+        state: 'skipped',
+        attempts: 0,
+        available_at: now,
+        lease_until: null,
+        lease_owner: null,
+        error: 'alias',
+      })
       .onConflict((oc) => oc.columns(['job_id', 'url']).doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -327,27 +420,58 @@ export class CrawlStore {
   }
 
   private async markAlias(trx: Trx, jobId: string, url: string, now: string): Promise<void> {
-    const existing = await trx.selectFrom('crawl_pages').select(['id', 'state']).where('job_id', '=', jobId).where('url', '=', url).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('crawl_pages')
+      .select(['id', 'state'])
+      .where('job_id', '=', jobId)
+      .where('url', '=', url)
+      .executeTakeFirst();
     if (!existing) {
       // Not counted in `total`: it is the same page under another address, not another visit.
       await trx
         .insertInto('crawl_pages')
-        .values({ job_id: jobId, url, depth: 0, state: 'skipped', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: 'alias' })
+        .values({
+          job_id: jobId,
+          url,
+          depth: 0,
+          state: 'skipped',
+          attempts: 0,
+          available_at: now,
+          lease_until: null,
+          lease_owner: null,
+          error: 'alias',
+        })
         .execute();
     } else if (existing.state === 'queued') {
-      await trx.updateTable('crawl_pages').set({ state: 'skipped', error: 'duplicate of a redirect target' }).where('id', '=', existing.id).execute();
+      await trx
+        .updateTable('crawl_pages')
+        .set({ state: 'skipped', error: 'duplicate of a redirect target' })
+        .where('id', '=', existing.id)
+        .execute();
     }
   }
 
   /** Inserts the links not yet known, at most `room`; returns how many were admitted. */
-  private async admitLinks(trx: Trx, jobId: string, links: string[], depth: number, room: number, now: string): Promise<number> {
+  private async admitLinks(
+    trx: Trx,
+    jobId: string,
+    links: string[],
+    depth: number,
+    room: number,
+    now: string,
+  ): Promise<number> {
     if (room <= 0 || links.length === 0) return 0;
     const unique = [...new Set(links)];
     const known = new Set<string>();
     // Chunks keep the IN list under SQLite's variable limit.
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
-      const rows = await trx.selectFrom('crawl_pages').select('url').where('job_id', '=', jobId).where('url', 'in', chunk).execute();
+      const rows = await trx
+        .selectFrom('crawl_pages')
+        .select('url')
+        .where('job_id', '=', jobId)
+        .where('url', 'in', chunk)
+        .execute();
       for (const r of rows) known.add(r.url);
     }
     const fresh = unique.filter((u) => !known.has(u)).slice(0, room);
@@ -355,29 +479,75 @@ export class CrawlStore {
       const chunk = fresh.slice(i, i + 200);
       await trx
         .insertInto('crawl_pages')
-        .values(chunk.map((url) => ({ job_id: jobId, url, depth, state: 'queued', attempts: 0, available_at: now, lease_until: null, lease_owner: null, error: null })))
+        .values(
+          chunk.map((url) => ({
+            job_id: jobId,
+            url,
+            depth,
+            state: 'queued',
+            attempts: 0,
+            available_at: now,
+            lease_until: null,
+            lease_owner: null,
+            error: null,
+          })),
+        )
         .execute();
     }
     return fresh.length;
   }
 
-  /** Ends the crawl after its last page: completed if any page was saved, else failed with the seed's error if it had one. */
-  private async finishJob(trx: Trx, jobId: string, anySaved: boolean, seedError: { message: string; code: string | null } | undefined, outcome: PageOutcome): Promise<void> {
+  /**
+   * Ends the crawl after its last page: completed if any page was saved, else failed with the seed's error if it had
+   * one.
+   */
+  private async finishJob(
+    trx: Trx,
+    jobId: string,
+    anySaved: boolean,
+    seedError: { message: string; code: string | null } | undefined,
+    outcome: PageOutcome,
+  ): Promise<void> {
     const status: 'completed' | 'failed' = anySaved ? 'completed' : 'failed';
     // Why it failed: the seed's failure, else this last page's, else nothing was saved.
-    const reason = seedError ?? (outcome.failed ? { message: outcome.failed.error, code: outcome.failed.code } : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' });
-    const end = { status, at: outcome.now, expiresAt: addMs(outcome.now, outcome.retentionMs), error: status === 'failed' ? reason : null };
+    const reason =
+      seedError ??
+      (outcome.failed
+        ? { message: outcome.failed.error, code: outcome.failed.code }
+        : { message: 'No page could be saved', code: 'NO_PAGE_SAVED' });
+    const end = {
+      status,
+      at: outcome.now,
+      expiresAt: addMs(outcome.now, outcome.retentionMs),
+      error: status === 'failed' ? reason : null,
+    };
     await endJob(trx, jobId, end, crawlEvents[`crawl.${status}`], this.outbox);
   }
 
   /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */
-  async cancel(ownerId: string, jobId: string, now: string, retentionMs: number): Promise<'cancelled' | 'finished' | 'missing'> {
+  async cancel(
+    ownerId: string,
+    jobId: string,
+    now: string,
+    retentionMs: number,
+  ): Promise<'cancelled' | 'finished' | 'missing'> {
     return this.db.transaction().execute(async (trx) => {
       const job = await lockJob(trx, this.dialect, jobId, { ownerId, kind: 'crawl' });
       if (!job) return 'missing';
       if (job.status !== 'pending') return 'finished';
-      await endJob(trx, jobId, { status: 'cancelled', at: now, expiresAt: addMs(now, retentionMs) }, crawlEvents['crawl.cancelled'], this.outbox);
-      await trx.updateTable('crawl_pages').set({ state: 'skipped', error: 'cancelled' }).where('job_id', '=', jobId).where('state', '=', 'queued').execute();
+      await endJob(
+        trx,
+        jobId,
+        { status: 'cancelled', at: now, expiresAt: addMs(now, retentionMs) },
+        crawlEvents['crawl.cancelled'],
+        this.outbox,
+      );
+      await trx
+        .updateTable('crawl_pages')
+        .set({ state: 'skipped', error: 'cancelled' })
+        .where('job_id', '=', jobId)
+        .where('state', '=', 'queued')
+        .execute();
       return 'cancelled';
     });
   }

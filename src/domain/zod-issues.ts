@@ -18,7 +18,11 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Val
       case 'unrecognized_keys':
         // One issue per unknown key, named by its own path, so a typo points at itself.
         for (const key of issue.keys) {
-          out.push({ field: dotted([...issue.path, key]), message: `Unrecognized key: "${key}"`, code: 'unrecognized_keys' });
+          out.push({
+            field: dotted([...issue.path, key]),
+            message: `Unrecognized key: "${key}"`,
+            code: 'unrecognized_keys',
+          });
         }
         break;
       case 'invalid_value': {

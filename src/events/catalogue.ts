@@ -29,9 +29,17 @@ export const EVENTS = [
   { name: 'task.failed', category: 'scheduled_tasks', description: 'A scheduled task fails' },
   { name: 'task.paused', category: 'scheduled_tasks', description: 'A scheduled task is paused' },
   { name: 'task.resumed', category: 'scheduled_tasks', description: 'A scheduled task is resumed' },
-  { name: 'monitor.check.completed', category: 'monitor', description: 'A monitor run finishes (scheduled or on demand)' },
+  {
+    name: 'monitor.check.completed',
+    category: 'monitor',
+    description: 'A monitor run finishes (scheduled or on demand)',
+  },
   { name: 'monitor.changed', category: 'monitor', description: 'A webpage monitor detects a meaningful text change' },
-  { name: 'monitor.price.changed', category: 'monitor', description: 'A price monitor detects a structured field change' },
+  {
+    name: 'monitor.price.changed',
+    category: 'monitor',
+    description: 'A price monitor detects a structured field change',
+  },
   { name: 'monitor.error', category: 'monitor', description: 'A monitor check fails' },
   { name: 'webhook.test', category: 'webhook', description: 'A test delivery is requested' },
 ] as const satisfies readonly EventInfo[];
@@ -62,7 +70,15 @@ export const EVENT_NAMES: ReadonlySet<string> = new Set(EVENTS.map((e) => e.name
 
 /** The body of GET /v1/webhook-events (docs/webhooks.md). */
 export function eventCatalogue() {
-  const categories: Record<string, string[]> = { crawl: [], scrape: [], search: [], map: [], scheduled_tasks: [], monitor: [], webhook: [] };
+  const categories: Record<string, string[]> = {
+    crawl: [],
+    scrape: [],
+    search: [],
+    map: [],
+    scheduled_tasks: [],
+    monitor: [],
+    webhook: [],
+  };
   for (const e of EVENTS) categories[e.category]?.push(e.name);
   return { event_types: EVENTS.map((e) => e.name), categories, events: EVENTS.map((e) => ({ ...e })) };
 }

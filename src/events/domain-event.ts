@@ -5,7 +5,10 @@
  * code that owns what it reports (crawl/events.ts, scrape/events.ts, tasks/events.ts,
  * webhooks/events.ts), and its payload type is declared there once.
  */
-export interface DomainEvent<Type extends string = string, Payload extends Record<string, unknown> = Record<string, unknown>> {
+export interface DomainEvent<
+  Type extends string = string,
+  Payload extends Record<string, unknown> = Record<string, unknown>,
+> {
   readonly type: Type;
   readonly ownerId: string;
   /** The job, task or subscription the event is about. */

@@ -78,10 +78,16 @@ export async function readEvents(
   db: Kysely<Database>,
   options: { afterSeq?: number; ownerId?: string; subjectId?: string; limit?: number } = {},
 ): Promise<StoredEvent[]> {
-  let query = db.selectFrom('events').selectAll().where('seq', '>', options.afterSeq ?? 0);
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('seq', '>', options.afterSeq ?? 0);
   if (options.ownerId !== undefined) query = query.where('owner_id', '=', options.ownerId);
   if (options.subjectId !== undefined) query = query.where('subject_id', '=', options.subjectId);
-  const rows = await query.orderBy('seq').limit(options.limit ?? 1000).execute();
+  const rows = await query
+    .orderBy('seq')
+    .limit(options.limit ?? 1000)
+    .execute();
   return rows.map((r) => ({
     seq: Number(r.seq),
     id: r.id,
@@ -94,20 +100,35 @@ export async function readEvents(
 }
 
 /** An event not yet turned into webhook deliveries, with what its deliveries are made of. */
-export type UndispatchedEvent = Pick<Selectable<EventTable>, 'seq' | 'id' | 'owner_id' | 'type' | 'subject_id' | 'payload'>;
+export type UndispatchedEvent = Pick<
+  Selectable<EventTable>,
+  'seq' | 'id' | 'owner_id' | 'type' | 'subject_id' | 'payload'
+>;
 
 /**
  * The oldest `limit` events not yet dispatched. On PostgreSQL they stay locked until `trx` ends
  * and rows another fan-out holds are skipped, so concurrent fan-outs take disjoint batches: pass
  * the transaction that writes their deliveries and marks them dispatched.
  */
-export async function selectUndispatchedEvents(trx: Executor, dialect: Dialect, limit: number): Promise<UndispatchedEvent[]> {
-  let query = trx.selectFrom('events').select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload']).where('dispatched', '=', 0).orderBy('seq').limit(limit);
+export async function selectUndispatchedEvents(
+  trx: Executor,
+  dialect: Dialect,
+  limit: number,
+): Promise<UndispatchedEvent[]> {
+  let query = trx
+    .selectFrom('events')
+    .select(['seq', 'id', 'owner_id', 'type', 'subject_id', 'payload'])
+    .where('dispatched', '=', 0)
+    .orderBy('seq')
+    .limit(limit);
   if (dialect === 'postgres') query = query.forUpdate().skipLocked();
   return query.execute();
 }
 
 /** Marks events dispatched; pass the transaction that wrote their deliveries, so neither happens alone. */
-export async function markEventsDispatched(trx: Executor, seqs: ReadonlyArray<UndispatchedEvent['seq']>): Promise<void> {
+export async function markEventsDispatched(
+  trx: Executor,
+  seqs: ReadonlyArray<UndispatchedEvent['seq']>,
+): Promise<void> {
   await trx.updateTable('events').set({ dispatched: 1 }).where('seq', 'in', seqs).execute();
 }

@@ -31,7 +31,11 @@ export function detectCharset(bytes: Buffer, headerCharset: string | undefined, 
   });
   if (name === UNDECLARED && kind === 'xml') {
     const declared = xmlDeclaredEncoding(bytes);
-    if (declared) name = sniffHtmlEncoding(new Uint8Array(0), { transportLayerEncodingLabel: declared, defaultEncoding: UNDECLARED });
+    if (declared)
+      name = sniffHtmlEncoding(new Uint8Array(0), {
+        transportLayerEncodingLabel: declared,
+        defaultEncoding: UNDECLARED,
+      });
   }
   if (name === UNDECLARED) name = kind === 'json' || isUtf8(bytes) ? 'UTF-8' : 'windows-1252';
   return name.toLowerCase();

@@ -1,4 +1,5 @@
-// Reusable undici dispatchers: one guarded keep-alive Agent per (resolver, allowPrivate), one ProxyAgent per (proxy URL, guard).
+// Reusable undici dispatchers: one guarded keep-alive Agent per (resolver, allowPrivate), one ProxyAgent per (proxy
+// URL, guard).
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import {
   boundedConnector,
@@ -24,7 +25,8 @@ const AGENT_OPTIONS = {
 const CONNECT_TIMEOUT_MS = 15_000;
 const MAX_PROXY_AGENTS = 32;
 /**
- * Failed connection attempts in a row after which a client is destroyed (its requests fail). undici fails the queued requests on the first ordinary connect error, so this only
+ * Failed connection attempts in a row after which a client is destroyed (its requests fail). undici fails the queued
+ * requests on the first ordinary connect error, so this only
  * triggers when something makes it dial again and again (see boundedConnector).
  */
 const MAX_CONNECT_FAILURES = 3;
@@ -77,7 +79,13 @@ export function getDirectAgent(allowPrivate: boolean, resolve: Resolver = defaul
   if (!agent) {
     agent = new Agent({
       ...AGENT_OPTIONS,
-      factory: (origin, options) => boundedPool(origin, options, guardedConnector({ allowPrivate, resolve }, { timeout: CONNECT_TIMEOUT_MS }), false),
+      factory: (origin, options) =>
+        boundedPool(
+          origin,
+          options,
+          guardedConnector({ allowPrivate, resolve }, { timeout: CONNECT_TIMEOUT_MS }),
+          false,
+        ),
     });
     byFlag.set(allowPrivate, agent);
     allDirectAgents.add(agent);
@@ -123,7 +131,12 @@ export function getProxyAgent(proxyUrl: URL, guard: ProxyGuard): Dispatcher {
   const href = proxyUrl.href;
   const toProxy = (): Connector =>
     guardedConnector(
-      { allowPrivate: guard.allowPrivate, resolve: guard.resolve ?? defaultResolve, role: PROXY_ROLE, remedy: PROXY_GUARD_REMEDY },
+      {
+        allowPrivate: guard.allowPrivate,
+        resolve: guard.resolve ?? defaultResolve,
+        role: PROXY_ROLE,
+        remedy: PROXY_GUARD_REMEDY,
+      },
       { timeout: CONNECT_TIMEOUT_MS },
     );
   agent = new ProxyAgent({

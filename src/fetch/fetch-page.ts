@@ -1,7 +1,13 @@
-// fetchPage: one GET with manual redirects, the address guard on every hop, a size cap, decompression and charset decoding.
+// fetchPage: one GET with manual redirects, the address guard on every hop, a size cap, decompression and charset
+// decoding.
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { checkHostLiteral, checkProxyLiteral, resolvePublicAddresses, BlockedAddressError } from '../net/address-guard.js';
+import {
+  checkHostLiteral,
+  checkProxyLiteral,
+  resolvePublicAddresses,
+  BlockedAddressError,
+} from '../net/address-guard.js';
 import { classifyMediaType, looksLikeHtml, parseContentType } from '../page/content-type.js';
 import { hostOf } from '../page/errors.js';
 import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
@@ -26,7 +32,11 @@ function parseTargetUrl(raw: string): URL {
     throw new FetchError('INVALID_URL', `Invalid URL "${raw}"`, raw);
   }
   if (!isHttpUrl(url)) {
-    throw new FetchError('INVALID_URL', `Unsupported URL scheme "${url.protocol}" in ${url.href}: only http and https can be fetched`, url.href);
+    throw new FetchError(
+      'INVALID_URL',
+      `Unsupported URL scheme "${url.protocol}" in ${url.href}: only http and https can be fetched`,
+      url.href,
+    );
   }
   return url;
 }
@@ -38,7 +48,8 @@ function parseProxyUrl(raw: string): URL {
   } catch {
     throw new FetchError('PROXY_ERROR', 'Invalid proxy URL', raw);
   }
-  if (!isHttpUrl(url)) throw new FetchError('PROXY_ERROR', `Unsupported proxy scheme "${url.protocol}": use http:// or https://`, raw);
+  if (!isHttpUrl(url))
+    throw new FetchError('PROXY_ERROR', `Unsupported proxy scheme "${url.protocol}": use http:// or https://`, raw);
   return url;
 }
 
@@ -73,7 +84,10 @@ async function guardHop(url: URL, options: FetchOptions, viaProxy: boolean): Pro
   if (!verdict.allowed) throw new BlockedAddressError(url.hostname, verdict.address, { reason: verdict.reason });
   if (viaProxy && verdict.ip === null) {
     try {
-      await resolvePublicAddresses(url.hostname, { allowPrivate: false, ...(options.resolve ? { resolve: options.resolve } : {}) });
+      await resolvePublicAddresses(url.hostname, {
+        allowPrivate: false,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      });
     } catch (err) {
       // Mapped here, without the proxy context: a name we cannot resolve is the target's fault, not the proxy's.
       throw toFetchError(err, { url: url.href });
@@ -122,7 +136,10 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
     if (refused) throw new FetchError('BLOCKED_ADDRESS', refused.message, source.href, { cause: refused });
   }
   const dispatcher = proxyUrl
-    ? getProxyAgent(proxyUrl, { allowPrivate: proxyAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) })
+    ? getProxyAgent(proxyUrl, {
+        allowPrivate: proxyAllowPrivate,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      })
     : getDirectAgent(options.allowPrivateAddresses, options.resolve);
   const proxyHost = proxyUrl?.host;
 
@@ -160,19 +177,34 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
         body = undefined;
         const next = resolveLocation(location, current);
         if (!next || !isHttpUrl(next)) {
-          throw new FetchError('INVALID_URL', `${current.href} redirects to an unsupported URL "${location}"`, current.href, {
-            statusCode: response.statusCode,
-          });
+          throw new FetchError(
+            'INVALID_URL',
+            `${current.href} redirects to an unsupported URL "${location}"`,
+            current.href,
+            {
+              statusCode: response.statusCode,
+            },
+          );
         }
         if (redirects.length >= options.maxRedirects) {
-          throw new FetchError('TOO_MANY_REDIRECTS', `More than ${options.maxRedirects} redirects starting at ${source.href}`, next.href, {
-            statusCode: response.statusCode,
-          });
+          throw new FetchError(
+            'TOO_MANY_REDIRECTS',
+            `More than ${options.maxRedirects} redirects starting at ${source.href}`,
+            next.href,
+            {
+              statusCode: response.statusCode,
+            },
+          );
         }
         if (options.onRedirect && !(await options.onRedirect(next.href))) {
-          throw new FetchError('REDIRECT_DUPLICATE', `${current.href} redirects to ${next.href}, which was already taken`, next.href, {
-            statusCode: response.statusCode,
-          });
+          throw new FetchError(
+            'REDIRECT_DUPLICATE',
+            `${current.href} redirects to ${next.href}, which was already taken`,
+            next.href,
+            {
+              statusCode: response.statusCode,
+            },
+          );
         }
         headers = headersForHop(headers, current, next);
         redirects.push(next.href);
@@ -185,9 +217,15 @@ export async function fetchPage(options: FetchOptions): Promise<FetchedPage> {
   } catch (err) {
     if (body) destroyBody(body);
     if (timedOut) {
-      throw new FetchError('TIMEOUT', `Timed out after ${options.timeoutMs} ms fetching ${current.href}`, current.href, { cause: err });
+      throw new FetchError(
+        'TIMEOUT',
+        `Timed out after ${options.timeoutMs} ms fetching ${current.href}`,
+        current.href,
+        { cause: err },
+      );
     }
-    if (options.signal?.aborted) throw new FetchError('ABORTED', `Fetch of ${current.href} was cancelled`, current.href, { cause: err });
+    if (options.signal?.aborted)
+      throw new FetchError('ABORTED', `Fetch of ${current.href} was cancelled`, current.href, { cause: err });
     throw toFetchError(err, { url: current.href, ...(proxyHost ? { proxyHost } : {}) });
   } finally {
     clearTimeout(timer);
@@ -219,7 +257,9 @@ async function readPage(
     bytes,
   });
   const unsupported = (type: string): FetchError =>
-    new FetchError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type ${type} at ${url.href}`, url.href, { statusCode });
+    new FetchError('UNSUPPORTED_CONTENT_TYPE', `Unsupported content type ${type} at ${url.href}`, url.href, {
+      statusCode,
+    });
 
   if (kind === 'unsupported') {
     destroyBody(body);
@@ -231,7 +271,12 @@ async function readPage(
   const declaredLength = Number(headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes) {
     destroyBody(body);
-    throw new FetchError('TOO_LARGE', `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes (Content-Length ${declaredLength})`, url.href, { statusCode });
+    throw new FetchError(
+      'TOO_LARGE',
+      `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes (Content-Length ${declaredLength})`,
+      url.href,
+      { statusCode },
+    );
   }
 
   let bytes: Buffer;
@@ -240,10 +285,18 @@ async function readPage(
   } catch (err) {
     destroyBody(body);
     if (err instanceof BodyTooLargeError) {
-      throw new FetchError('TOO_LARGE', `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes`, url.href, { statusCode, cause: err });
+      throw new FetchError(
+        'TOO_LARGE',
+        `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes`,
+        url.href,
+        { statusCode, cause: err },
+      );
     }
     if (err instanceof UnsupportedEncodingError) {
-      throw new FetchError('NETWORK_ERROR', `Response from ${hostOf(url.href)} uses an ${err.message}`, url.href, { statusCode, cause: err });
+      throw new FetchError('NETWORK_ERROR', `Response from ${hostOf(url.href)} uses an ${err.message}`, url.href, {
+        statusCode,
+        cause: err,
+      });
     }
     throw err;
   }

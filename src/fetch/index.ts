@@ -1,4 +1,5 @@
-// The plain-HTTP engine beside browser/ (undici, address guard, size cap, charset decoding); the pipeline and robots.txt use it.
+// The plain-HTTP engine beside browser/ (undici, address guard, size cap, charset decoding); the pipeline and
+// robots.txt use it.
 export type { FetchOptions, FetchedPage } from './types.js';
 export type { FetchErrorCode } from '../page/errors.js';
 export { FetchError } from './errors.js';

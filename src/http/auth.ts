@@ -1,4 +1,5 @@
-// Bearer-key authentication, decided on the route the router dispatched to; the owner id it finds scopes all data of the request.
+// Bearer-key authentication, decided on the route the router dispatched to; the owner id it finds scopes all data of
+// the request.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { invalidApiKey } from './errors.js';

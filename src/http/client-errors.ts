@@ -26,7 +26,10 @@ function requestLineIsLong(rawPacket: unknown): boolean {
 }
 
 /** What a connection error means to the client; undefined when there is no one left to tell. */
-export function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: unknown }, limits: ReceiveLimits): ApiError | undefined {
+export function clientErrorAnswer(
+  error: NodeJS.ErrnoException & { rawPacket?: unknown },
+  limits: ReceiveLimits,
+): ApiError | undefined {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':
@@ -40,8 +43,14 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: u
       });
     case 'HPE_HEADER_OVERFLOW':
       return requestLineIsLong(error.rawPacket)
-        ? new ApiError(414, { error: 'URI too long', message: `The request URL is too long (the request line and headers together may take ${HEAD_LIMIT / 1024} KiB)` })
-        : new ApiError(431, { error: 'Request header fields too large', message: `The request line and headers exceed ${HEAD_LIMIT / 1024} KiB` });
+        ? new ApiError(414, {
+            error: 'URI too long',
+            message: `The request URL is too long (the request line and headers together may take ${HEAD_LIMIT / 1024} KiB)`,
+          })
+        : new ApiError(431, {
+            error: 'Request header fields too large',
+            message: `The request line and headers exceed ${HEAD_LIMIT / 1024} KiB`,
+          });
     default:
       return badRequest(`Malformed HTTP request${error.code?.startsWith('HPE_') ? ` (${error.code})` : ''}`);
   }
@@ -84,13 +93,24 @@ export function clientErrorHandler(limits: ReceiveLimits, log: FastifyBaseLogger
  */
 export function answerNodeSpecialCases(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const answer = new ApiError(417, { error: 'Expectation failed', message: `Expect: ${request.headers.expect ?? ''} is not supported; only 100-continue is` });
+    const answer = new ApiError(417, {
+      error: 'Expectation failed',
+      message: `Expect: ${request.headers.expect ?? ''} is not supported; only 100-continue is`,
+    });
     const body = JSON.stringify(errorBody(answer));
-    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     response.end(body);
   });
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
-    socket.end(rawErrorResponse(new ApiError(405, { error: 'Method not allowed', message: 'CONNECT is not allowed: this is not a proxy' })));
+    socket.end(
+      rawErrorResponse(
+        new ApiError(405, { error: 'Method not allowed', message: 'CONNECT is not allowed: this is not a proxy' }),
+      ),
+    );
     setTimeout(() => socket.destroy(), 1000).unref();
   });
 }

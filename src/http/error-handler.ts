@@ -1,9 +1,19 @@
-// Maps every failure to the API's JSON error shapes: known ApiErrors, the domain's errors, Fastify's own errors, 404/405, and faults.
+// Maps every failure to the API's JSON error shapes: known ApiErrors, the domain's errors, Fastify's own errors,
+// 404/405, and faults.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 import { classifyStoreError } from '../store/store-errors.js';
-import { ApiError, badRequest, databaseUnavailable, errorBody, storageFull, toApiError, unsupportedMediaType, validationError } from './errors.js';
+import {
+  ApiError,
+  badRequest,
+  databaseUnavailable,
+  errorBody,
+  storageFull,
+  toApiError,
+  unsupportedMediaType,
+  validationError,
+} from './errors.js';
 import type { RouteTable } from './route-table.js';
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -16,7 +26,9 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return validationError([{ field: '', code: 'invalid_json', message: error.message.replace(/^Body /, 'Request body ') }]);
+      return validationError([
+        { field: '', code: 'invalid_json', message: error.message.replace(/^Body /, 'Request body ') },
+      ]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, { error: 'Payload too large', message: 'The request body exceeds the size limit' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -33,7 +45,10 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     // "Request Timeout" -> "Request timeout", as the catalogue writes its errors.
     const phrase = STATUS_CODES[error.statusCode] ?? 'Bad request';
-    return new ApiError(error.statusCode, { error: phrase.charAt(0) + phrase.slice(1).toLowerCase(), message: error.message });
+    return new ApiError(error.statusCode, {
+      error: phrase.charAt(0) + phrase.slice(1).toLowerCase(),
+      message: error.message,
+    });
   }
   return undefined;
 }

@@ -41,10 +41,19 @@ export function toApiError(error: DomainError): ApiError | undefined {
   if (error instanceof NotFoundError) return notFound(error.thing);
   if (error instanceof ConflictError) return conflict(error.title, error.message);
   if (error instanceof RateLimitedError) {
-    return new ApiError(429, { error: 'Too many requests', message: error.message }, { 'retry-after': String(error.retryAfterSeconds) });
+    return new ApiError(
+      429,
+      { error: 'Too many requests', message: error.message },
+      { 'retry-after': String(error.retryAfterSeconds) },
+    );
   }
   if (error instanceof OperationFailedError) {
-    return new ApiError(FAILURE_STATUS[error.kind], { error: error.title, code: error.code, message: error.message, data: error.data });
+    return new ApiError(FAILURE_STATUS[error.kind], {
+      error: error.title,
+      code: error.code,
+      message: error.message,
+      data: error.data,
+    });
   }
   return undefined;
 }
@@ -120,7 +129,9 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, { error: 'Bad request', message });
 }
 
-export function unsupportedMediaType(message = 'Request bodies must be JSON in UTF-8, with Content-Type: application/json'): ApiError {
+export function unsupportedMediaType(
+  message = 'Request bodies must be JSON in UTF-8, with Content-Type: application/json',
+): ApiError {
   return new ApiError(415, { error: 'Unsupported media type', message });
 }
 

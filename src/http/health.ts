@@ -11,7 +11,13 @@ async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([work.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -35,7 +41,10 @@ const LIVENESS_DOC = {
 
 /** `probeStore` runs a trivial query; it may throw or hang while the database is out of reach. */
 export function registerHealth(app: FastifyInstance, probeStore: () => Promise<unknown>): void {
-  app.get('/health/live', { schema: LIVENESS_DOC, config: { public: true } }, async () => ({ success: true, status: 'ok' }));
+  app.get('/health/live', { schema: LIVENESS_DOC, config: { public: true } }, async () => ({
+    success: true,
+    status: 'ok',
+  }));
   app.get('/health', { schema: READINESS_DOC, config: { public: true } }, async (_request, reply) => {
     if (await within(STORE_PROBE_TIMEOUT_MS, probeStore())) return { success: true, status: 'ok' };
     void reply.status(503).header('retry-after', String(STORE_RETRY_AFTER_S));

@@ -1,4 +1,5 @@
-// The one body parser: JSON in UTF-8, without a content coding, nested at most MAX_JSON_DEPTH levels; an empty body is none.
+// The one body parser: JSON in UTF-8, without a content coding, nested at most MAX_JSON_DEPTH levels; an empty body is
+// none.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unsupportedMediaType, validationError } from './errors.js';
 
@@ -16,7 +17,8 @@ export function exceedsJsonDepth(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -36,7 +38,12 @@ export function declaredCharset(contentType: string | undefined): string | undef
   for (const param of contentType.split(';').slice(1)) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase();
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim()
+      .toLowerCase();
     // Two charset parameters that disagree are as unreadable as a wrong one.
     found = found === undefined || found === value ? value : '';
   }
@@ -51,12 +58,17 @@ function refusal(request: FastifyRequest): Error | undefined {
   const charset = declaredCharset(request.headers['content-type']);
   // RFC 8259: JSON between systems is UTF-8. Reading another charset as UTF-8 would garble it silently.
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return unsupportedMediaType(`Request bodies must be JSON in UTF-8; charset=${charset || '(empty)'} is not accepted`);
+    return unsupportedMediaType(
+      `Request bodies must be JSON in UTF-8; charset=${charset || '(empty)'} is not accepted`,
+    );
   }
   return undefined;
 }
 
-/** Replaces Fastify's JSON parser by one that also enforces the rules above; its own parse (prototype-poisoning checks) does the rest. */
+/**
+ * Replaces Fastify's JSON parser by one that also enforces the rules above; its own parse (prototype-poisoning checks)
+ * does the rest.
+ */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -70,10 +82,17 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, undefined);
     if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
       return done(
-        validationError([{ field: '', code: 'too_deep', message: `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels` }]),
+        validationError([
+          {
+            field: '',
+            code: 'too_deep',
+            message: `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+          },
+        ]),
         undefined,
       );
     }
-    parseJson(request, text, done);
+    // Fastify's default JSON parser answers through done(); its return value carries nothing.
+    void parseJson(request, text, done);
   });
 }

@@ -13,7 +13,10 @@ export class RouteTable {
   attach(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      this.add(route.url, methods.filter((m) => m !== 'HEAD'));
+      this.add(
+        route.url,
+        methods.filter((m) => m !== 'HEAD'),
+      );
     });
   }
 

@@ -1,6 +1,12 @@
 // Builds the Fastify app: logging, auth, validation, error shapes, docs and the capability routes.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
 import { answerNodeSpecialCases, clientErrorHandler } from './client-errors.js';
@@ -78,7 +84,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     // No socket inactivity timeout (connectionTimeout): a synchronous scrape may rightly send
     // nothing for minutes (its own `timeout` bounds it).
-    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: limits.requestTimeoutMs, headersTimeoutMs }, options.logger),
+    clientErrorHandler: clientErrorHandler(
+      { requestTimeoutMs: limits.requestTimeoutMs, headersTimeoutMs },
+      options.logger,
+    ),
     // Routing failures (broken percent-encoding) are answered in the error shape too.
     frameworkErrors: (error, _request, reply) => {
       const answer = routingError(error);
@@ -108,8 +117,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     closing = true;
   });
   app.addHook('onRequest', async (request) => {
-    if (closing) throw serviceUnavailable('The service is shutting down; send the request again (to another instance, or once it is back)');
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw badRequest('HTTP/1.1 requests must have a Host header');
+    if (closing)
+      throw serviceUnavailable(
+        'The service is shutting down; send the request again (to another instance, or once it is back)',
+      );
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
+      throw badRequest('HTTP/1.1 requests must have a Host header');
   });
   installAuth(app, options.keys);
   app.addHook('onSend', async (request, reply) => {

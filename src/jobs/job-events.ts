@@ -6,18 +6,47 @@ import type { JobKind, JobRow } from './job-store.js';
 export type JobFacts = Pick<JobRow, 'id' | 'owner_id' | 'url' | 'created_at'>;
 
 export type JobCreatedPayload = { job_id: string; status: 'created'; url: string; created_at: string };
-export type JobStartedPayload = { job_id: string; status: 'running'; url: string; created_at: string; started_at: string };
+export type JobStartedPayload = {
+  job_id: string;
+  status: 'running';
+  url: string;
+  created_at: string;
+  started_at: string;
+};
 
-export function jobEvent<Type extends string, Payload extends Record<string, unknown>>(type: Type, job: JobFacts, at: string, payload: Payload): DomainEvent<Type, Payload> {
+export function jobEvent<Type extends string, Payload extends Record<string, unknown>>(
+  type: Type,
+  job: JobFacts,
+  at: string,
+  payload: Payload,
+): DomainEvent<Type, Payload> {
   return { type, ownerId: job.owner_id, subjectId: job.id, createdAt: at, payload };
 }
 
-export function jobCreated<Kind extends JobKind>(kind: Kind, job: JobFacts): DomainEvent<`${Kind}.created`, JobCreatedPayload> {
-  return jobEvent(`${kind}.created`, job, job.created_at, { job_id: job.id, status: 'created', url: job.url, created_at: job.created_at });
+export function jobCreated<Kind extends JobKind>(
+  kind: Kind,
+  job: JobFacts,
+): DomainEvent<`${Kind}.created`, JobCreatedPayload> {
+  return jobEvent(`${kind}.created`, job, job.created_at, {
+    job_id: job.id,
+    status: 'created',
+    url: job.url,
+    created_at: job.created_at,
+  });
 }
 
-export function jobStarted<Kind extends JobKind>(kind: Kind, job: JobFacts, startedAt: string): DomainEvent<`${Kind}.started`, JobStartedPayload> {
-  return jobEvent(`${kind}.started`, job, startedAt, { job_id: job.id, status: 'running', url: job.url, created_at: job.created_at, started_at: startedAt });
+export function jobStarted<Kind extends JobKind>(
+  kind: Kind,
+  job: JobFacts,
+  startedAt: string,
+): DomainEvent<`${Kind}.started`, JobStartedPayload> {
+  return jobEvent(`${kind}.started`, job, startedAt, {
+    job_id: job.id,
+    status: 'running',
+    url: job.url,
+    created_at: job.created_at,
+    started_at: startedAt,
+  });
 }
 
 export type JobTotals = { total: number; completed: number; failed: number; credits_used: number };

@@ -63,13 +63,23 @@ export async function insertJob(db: Executor, job: NewJob): Promise<void> {
 }
 
 /** Inserts the job and the events of its creation in the caller's transaction. */
-export async function createJob(trx: Transaction<Database>, job: NewJob, events: readonly NewEvent[], signal?: OutboxSignal): Promise<void> {
+export async function createJob(
+  trx: Transaction<Database>,
+  job: NewJob,
+  events: readonly NewEvent[],
+  signal?: OutboxSignal,
+): Promise<void> {
   await insertJob(trx, job);
   for (const event of events) await recordEvent(trx, event, signal);
 }
 
 /** Inserts the job and its first events in a transaction of their own. */
-export async function createJobWithEvents(db: Kysely<Database>, job: NewJob, events: readonly NewEvent[], signal?: OutboxSignal): Promise<void> {
+export async function createJobWithEvents(
+  db: Kysely<Database>,
+  job: NewJob,
+  events: readonly NewEvent[],
+  signal?: OutboxSignal,
+): Promise<void> {
   await db.transaction().execute((trx) => createJob(trx, job, events, signal));
 }
 
@@ -88,7 +98,11 @@ export async function jobById(db: Executor, id: string): Promise<JobRow | undefi
 /** Jobs by id, for views over many (a task's executions); missing ids are left out. */
 export async function jobsByIds(db: Executor, ids: readonly string[]): Promise<JobRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('jobs').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /**
@@ -96,7 +110,12 @@ export async function jobsByIds(db: Executor, ids: readonly string[]): Promise<J
  * PostgreSQL a row lock (FOR UPDATE); SQLite has one writer at a time anyway. `ownerId` limits it
  * to one owner's jobs (an API call); without it, any owner's (a worker).
  */
-export async function lockJob(trx: Transaction<Database>, dialect: Dialect, id: string, scope: { ownerId?: string; kind?: JobKind } = {}): Promise<JobRow | undefined> {
+export async function lockJob(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  id: string,
+  scope: { ownerId?: string; kind?: JobKind } = {},
+): Promise<JobRow | undefined> {
   let query = trx.selectFrom('jobs').selectAll().where('id', '=', id);
   if (scope.ownerId !== undefined) query = query.where('owner_id', '=', scope.ownerId);
   if (scope.kind !== undefined) query = query.where('kind', '=', scope.kind);
@@ -108,7 +127,10 @@ export async function lockJob(trx: Transaction<Database>, dialect: Dialect, id: 
 export async function setJobProgress(
   trx: Transaction<Database>,
   id: string,
-  progress: Pick<JobRow, 'total' | 'completed' | 'failed' | 'credits_used'> & { at: string; firstError?: { message: string; code: string } },
+  progress: Pick<JobRow, 'total' | 'completed' | 'failed' | 'credits_used'> & {
+    at: string;
+    firstError?: { message: string; code: string };
+  },
 ): Promise<void> {
   await trx
     .updateTable('jobs')
@@ -118,7 +140,9 @@ export async function setJobProgress(
       failed: progress.failed,
       credits_used: progress.credits_used,
       updated_at: progress.at,
-      ...(progress.firstError ? { error_message: progress.firstError.message, error_code: progress.firstError.code } : {}),
+      ...(progress.firstError
+        ? { error_message: progress.firstError.message, error_code: progress.firstError.code }
+        : {}),
     })
     .where('id', '=', id)
     .execute();
@@ -128,7 +152,13 @@ export async function setJobProgress(
  * Marks a pending job started at `at`, once, and records the event `eventOf` builds from it.
  * Answers false (and records nothing) when it had started or ended already.
  */
-export async function startJob(trx: Transaction<Database>, id: string, at: string, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
+export async function startJob(
+  trx: Transaction<Database>,
+  id: string,
+  at: string,
+  eventOf: (job: JobRow) => NewEvent,
+  signal?: OutboxSignal,
+): Promise<boolean> {
   const job = await trx
     .updateTable('jobs')
     .set({ started_at: at, updated_at: at })
@@ -147,7 +177,13 @@ export async function startJob(trx: Transaction<Database>, id: string, at: strin
  * transaction: the only way a job ends, so no end is written without its event. Answers false
  * (and writes nothing) when the job had ended already or does not exist.
  */
-export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
+export async function endJob(
+  trx: Transaction<Database>,
+  id: string,
+  end: JobEnd,
+  eventOf: (job: JobRow) => NewEvent,
+  signal?: OutboxSignal,
+): Promise<boolean> {
   const job = await trx
     .updateTable('jobs')
     .set({
@@ -155,7 +191,9 @@ export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd
       finished_at: end.at,
       updated_at: end.at,
       ...end.counts,
-      ...(end.error !== undefined ? { error_message: end.error?.message ?? null, error_code: end.error?.code ?? null } : {}),
+      ...(end.error !== undefined
+        ? { error_message: end.error?.message ?? null, error_code: end.error?.code ?? null }
+        : {}),
       ...(end.expiresAt !== undefined ? { expires_at: end.expiresAt } : {}),
     })
     .where('id', '=', id)
@@ -168,24 +206,46 @@ export async function endJob(trx: Transaction<Database>, id: string, end: JobEnd
 }
 
 /** endJob in a transaction of its own (a job whose end changes nothing else). */
-export async function endJobAlone(db: Kysely<Database>, id: string, end: JobEnd, eventOf: (job: JobRow) => NewEvent, signal?: OutboxSignal): Promise<boolean> {
+export async function endJobAlone(
+  db: Kysely<Database>,
+  id: string,
+  end: JobEnd,
+  eventOf: (job: JobRow) => NewEvent,
+  signal?: OutboxSignal,
+): Promise<boolean> {
   return db.transaction().execute((trx) => endJob(trx, id, end, eventOf, signal));
 }
 
 /** Scrapes still pending that were created before `before` (cut off: a scrape runs within its request). */
 export async function pendingScrapesCreatedBefore(db: Executor, before: string, limit: number): Promise<JobRow[]> {
-  return db.selectFrom('jobs').selectAll().where('kind', '=', 'scrape').where('status', '=', 'pending').where('created_at', '<', before).limit(limit).execute();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('kind', '=', 'scrape')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', before)
+    .limit(limit)
+    .execute();
 }
 
 /** Ids of jobs of `kind` past their expiry at `now`, at most `limit`. */
 export async function expiredJobIds(db: Executor, kind: JobKind, now: string, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('jobs').select('id').where('kind', '=', kind).where('expires_at', '<', now).limit(limit).execute();
+  const rows = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('expires_at', '<', now)
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** Deletes job rows; what hangs off them (pages, results, screenshots) is their owners' to delete first. */
 export async function deleteJobs(trx: Executor, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await trx.deleteFrom('jobs').where('id', 'in', [...ids]).executeTakeFirst();
+  const result = await trx
+    .deleteFrom('jobs')
+    .where('id', 'in', [...ids])
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -86,7 +86,10 @@ export class ApiKeys {
    * writes, in the same transaction, what goes with a revocation elsewhere (src/revoke-key.ts:
    * the owner's scheduled tasks become inactive); keys/ does not import the folders it reaches.
    */
-  async revoke(idOrPrefix: string, withRevoked: (trx: Transaction<Database>, ownerIds: string[]) => Promise<void>): Promise<number> {
+  async revoke(
+    idOrPrefix: string,
+    withRevoked: (trx: Transaction<Database>, ownerIds: string[]) => Promise<void>,
+  ): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const revoked = await trx
         .updateTable('api_keys')
@@ -95,13 +98,20 @@ export class ApiKeys {
         .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('key_prefix', '=', idOrPrefix)]))
         .returning('id')
         .execute();
-      if (revoked.length > 0) await withRevoked(trx, revoked.map((r) => r.id));
+      if (revoked.length > 0)
+        await withRevoked(
+          trx,
+          revoked.map((r) => r.id),
+        );
       return revoked.length;
     });
   }
 
   async countStored(): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 

@@ -27,7 +27,11 @@ export interface SweeperOptions {
 const EXPIRED_BATCH = 500;
 
 /** Marks scrapes that can no longer end as failed, each with its scrape.failed event. */
-async function failInterruptedScrapes(db: Kysely<Database>, now: Date, outbox: OutboxSignal | undefined): Promise<number> {
+async function failInterruptedScrapes(
+  db: Kysely<Database>,
+  now: Date,
+  outbox: OutboxSignal | undefined,
+): Promise<number> {
   const before = new Date(now.getTime() - INTERRUPTED_SCRAPE_MS).toISOString();
   const stale = await pendingScrapesCreatedBefore(db, before, 500);
   let failed = 0;
@@ -66,11 +70,16 @@ export function startSweeper(options: SweeperOptions): { stop(): Promise<void> }
     if (running) return;
     running = sweepOnce(options)
       .then((removed) => {
-        if (removed.cacheEntries + removed.jobs + removed.crawls + removed.interruptedScrapes > 0) options.logger.info(removed, 'swept expired data');
+        if (removed.cacheEntries + removed.jobs + removed.crawls + removed.interruptedScrapes > 0)
+          options.logger.info(removed, 'swept expired data');
       })
       .catch((error: unknown) => {
         // An outage is the other loops' to report with their back-off; one line here is enough.
-        if (classifyStoreError(error) !== undefined) options.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, 'sweep skipped: the store is unavailable');
+        if (classifyStoreError(error) !== undefined)
+          options.logger.warn(
+            { err: { message: error instanceof Error ? error.message : String(error) } },
+            'sweep skipped: the store is unavailable',
+          );
         else options.logger.error({ err: error }, 'sweep failed; will retry next interval');
       })
       .finally(() => {

@@ -9,7 +9,13 @@ export {
   type ResolvedAddress,
   type Resolver,
 } from './guarded-lookup.js';
-export { guardedConnector, boundedConnector, ConnectAttemptError, type AttemptLimits, type Connector } from './guarded-connector.js';
+export {
+  guardedConnector,
+  boundedConnector,
+  ConnectAttemptError,
+  type AttemptLimits,
+  type Connector,
+} from './guarded-connector.js';
 export {
   checkProxyLiteral,
   chooseProxy,

@@ -1,4 +1,5 @@
-// undici connectors: one that applies the private-address guard to the address it dials, one that bounds the attempts of a pool.
+// undici connectors: one that applies the private-address guard to the address it dials, one that bounds the attempts
+// of a pool.
 import { buildConnector } from 'undici';
 import { BlockedAddressError } from './blocked-address-error.js';
 import { createGuardedLookup, type GuardOptions } from './guarded-lookup.js';
@@ -97,8 +98,16 @@ export function boundedConnector(connect: Connector, options: BoundedConnectorOp
       let final = cause;
       if (RETRIED_FOREVER.has(codeOf(cause))) {
         final = options.tunnel
-          ? new ConnectAttemptError('UND_ERR_PRX_CONN', `The proxy closed the connection while the tunnel to ${where} was being set up (${cause.message})`, cause)
-          : new ConnectAttemptError('ECONNRESET', `The connection to ${where} was closed while it was being set up (${cause.message})`, cause);
+          ? new ConnectAttemptError(
+              'UND_ERR_PRX_CONN',
+              `The proxy closed the connection while the tunnel to ${where} was being set up (${cause.message})`,
+              cause,
+            )
+          : new ConnectAttemptError(
+              'ECONNRESET',
+              `The connection to ${where} was closed while it was being set up (${cause.message})`,
+              cause,
+            );
       }
       failures += 1;
       if (failures >= options.maxFailures) {

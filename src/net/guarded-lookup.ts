@@ -18,7 +18,10 @@ export interface GuardOptions {
   resolve?: Resolver;
   /** Setting named in refusal messages; defaults to ALLOW_LOCAL_TARGETS. */
   setting?: string;
-  /** What is being connected to when it is not the target (e.g. "proxy"), and how to lift the refusal; see BlockedAddressErrorOptions. */
+  /**
+   * What is being connected to when it is not the target (e.g. "proxy"), and how to lift the refusal; see
+   * BlockedAddressErrorOptions.
+   */
   role?: string;
   remedy?: string;
 }

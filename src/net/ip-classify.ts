@@ -3,7 +3,10 @@ import ipaddr from 'ipaddr.js';
 
 /** Outcome of checking a URL host before any DNS lookup. */
 export type GuardVerdict =
-  | { allowed: true; /** the host as a normalized IP when it is an IP literal, else null (a name to resolve) */ ip: string | null }
+  | {
+      allowed: true;
+      /** the host as a normalized IP when it is an IP literal, else null (a name to resolve) */ ip: string | null;
+    }
   | { allowed: false; /** the normalized host or address that was refused */ address: string; reason: string };
 
 // IPv4-compatible addresses (::a.b.c.d, deprecated) are reported by ipaddr.js as plain unicast

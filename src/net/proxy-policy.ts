@@ -1,4 +1,5 @@
-// Which proxy a fetch goes through, and which proxies a request may name: the operator's settings applied to a request's `proxy`.
+// Which proxy a fetch goes through, and which proxies a request may name: the operator's settings applied to a
+// request's `proxy`.
 import { BlockedAddressError } from './blocked-address-error.js';
 import { checkHostLiteral } from './ip-classify.js';
 
@@ -23,12 +24,15 @@ export interface ChosenProxy {
 }
 
 /** Settings named in refusals of a private request proxy. */
-export const PROXY_GUARD_REMEDY = 'add it to REQUEST_PROXY_ALLOWLIST (host:port) or set ALLOW_LOCAL_TARGETS=true to allow';
+export const PROXY_GUARD_REMEDY =
+  'add it to REQUEST_PROXY_ALLOWLIST (host:port) or set ALLOW_LOCAL_TARGETS=true to allow';
 export const PROXY_ROLE = 'proxy';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-/** `host:port` of a proxy URL as the allow-list spells it: lower case, IP literals normalized, the port always written. */
+/**
+ * `host:port` of a proxy URL as the allow-list spells it: lower case, IP literals normalized, the port always written.
+ */
 export function proxyAuthority(url: URL): string {
   return `${url.hostname.toLowerCase()}:${url.port || DEFAULT_PORTS[url.protocol] || 80}`;
 }

@@ -15,7 +15,11 @@ export function parseContentType(header: string | undefined): ParsedContentType 
     const eq = param.indexOf('=');
     if (eq === -1) continue;
     if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').trim();
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
     if (value) result.charset = value;
     break;
   }
@@ -46,7 +50,8 @@ export function classifyMediaType(mediaType: string): MediaTypeClass {
 }
 
 // Tag names the WHATWG MIME sniffing algorithm uses to recognise HTML.
-const HTML_START = /^(?:<!doctype html|<html|<head|<script|<iframe|<h1|<div|<font|<table|<a|<style|<title|<b|<body|<br|<p|<!--)[\s>]/i;
+const HTML_START =
+  /^(?:<!doctype html|<html|<head|<script|<iframe|<h1|<div|<font|<table|<a|<style|<title|<b|<body|<br|<p|<!--)[\s>]/i;
 
 /** WHATWG-style "looks like HTML" test on the first bytes, for responses without Content-Type. */
 export function looksLikeHtml(bytes: Buffer): boolean {

@@ -1,4 +1,5 @@
-// Telling an app shell (a page whose content scripts render in the browser) from a page that has its content in the HTML.
+// Telling an app shell (a page whose content scripts render in the browser) from a page that has its content in the
+// HTML.
 
 /** Fewer visible characters than this, with scripts and a mount node, is a page that needs rendering. */
 const SHELL_TEXT_LIMIT = 200;
@@ -30,7 +31,8 @@ class Forward {
 
   /** A string is searched as is (faster), a RegExp with its flags. */
   constructor(needle: RegExp | string) {
-    this.pattern = typeof needle === 'string' || needle.flags.includes('g') ? needle : new RegExp(needle.source, `${needle.flags}g`);
+    this.pattern =
+      typeof needle === 'string' || needle.flags.includes('g') ? needle : new RegExp(needle.source, `${needle.flags}g`);
   }
 
   next(html: string, at: number): { index: number; end: number } | null {

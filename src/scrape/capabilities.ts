@@ -15,7 +15,10 @@ export interface Capabilities {
 export const GUARDED_PROXY_POLICY: ProxyPolicy = { allowlist: [], allowPrivate: false };
 
 /** What a deployment offers; `browser` is whether Chromium was found at CHROMIUM_PATH. */
-export function deploymentCapabilities(browser: boolean, proxyPolicy: ProxyPolicy = GUARDED_PROXY_POLICY): Capabilities {
+export function deploymentCapabilities(
+  browser: boolean,
+  proxyPolicy: ProxyPolicy = GUARDED_PROXY_POLICY,
+): Capabilities {
   return { browser, structuredExtraction: false, ocr: false, proxyPolicy };
 }
 
@@ -36,7 +39,8 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
       refuse('engine', `Engine '${options.engine}' ${NO_BROWSER}; or use 'auto' or 'cheerio'`);
     }
     options.formats.forEach((format, i) => {
-      if (format === 'screenshot' || format === 'screenshot@fullPage') refuse(`formats.${i}`, `Format '${format}' ${why}`);
+      if (format === 'screenshot' || format === 'screenshot@fullPage')
+        refuse(`formats.${i}`, `Format '${format}' ${why}`);
     });
     if (options.waitFor !== undefined) refuse('wait_for', `wait_for ${why}`);
     if (options.waitUntil !== undefined) refuse('wait_until', `wait_until ${why}`);
@@ -45,7 +49,10 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
   if (!caps.structuredExtraction) {
     options.formats.forEach((format, i) => {
       if (format === 'json' || format === 'summary') {
-        refuse(`formats.${i}`, `Format '${format}' needs an LLM provider for structured extraction, which is not available yet`);
+        refuse(
+          `formats.${i}`,
+          `Format '${format}' needs an LLM provider for structured extraction, which is not available yet`,
+        );
       }
     });
     if (options.jsonOptions !== undefined) refuse('json_options', 'Structured JSON extraction is not available yet');

@@ -1,9 +1,20 @@
 // The scrape.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
-import { endedAt, type JobFacts, jobCreated, jobEvent, jobStarted, type JobTotals, totalsOf } from '../jobs/job-events.js';
+import {
+  endedAt,
+  type JobFacts,
+  jobCreated,
+  jobEvent,
+  jobStarted,
+  type JobTotals,
+  totalsOf,
+} from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
-export type ScrapeCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & { created_at: string; completed_at: string };
+export type ScrapeCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & {
+    created_at: string;
+    completed_at: string;
+  };
 export type ScrapeFailedPayload = {
   job_id: string;
   status: 'failed';

@@ -1,4 +1,5 @@
-// Where extraction runs: worker threads with a heap cap and a time budget, so no page can block or kill the main thread.
+// Where extraction runs: worker threads with a heap cap and a time budget, so no page can block or kill the main
+// thread.
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { type ExtractInput, type ExtractResult, extractPage } from './extract/index.js';
@@ -67,7 +68,9 @@ const WORKER_FILE = (() => {
 })();
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 interface LaneOptions {
@@ -119,7 +122,10 @@ class Lane {
     } catch (error) {
       if (signal?.aborted) throw new FetchError('ABORTED', `Extraction of ${input.url} was cancelled`, input.url);
       if (budget.aborted) {
-        throw new ExtractError('EXTRACTION_TIMEOUT', `Extracting the page took longer than its time budget (${this.o.timeoutMs} ms, EXTRACT_TIMEOUT_MS)`);
+        throw new ExtractError(
+          'EXTRACTION_TIMEOUT',
+          `Extracting the page took longer than its time budget (${this.o.timeoutMs} ms, EXTRACT_TIMEOUT_MS)`,
+        );
       }
       if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new ExtractError(
@@ -127,7 +133,10 @@ class Lane {
           `Extracting the page needed more memory than the ${this.o.name} extraction thread may use (${this.o.heapMb} MB, ${this.o.heapSetting}); its document has too many elements`,
         );
       }
-      throw new ExtractError('EXTRACTION_FAILED', `The extraction thread failed on the page: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ExtractError(
+        'EXTRACTION_FAILED',
+        `The extraction thread failed on the page: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       this.release();
     }
@@ -140,7 +149,12 @@ class Lane {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.o.maxWaiting) {
-      return Promise.reject(new ExtractError('EXTRACTION_BUSY', `Too many pages are waiting for extraction (${this.o.maxWaiting} in the ${this.o.name} lane); try again later`));
+      return Promise.reject(
+        new ExtractError(
+          'EXTRACTION_BUSY',
+          `Too many pages are waiting for extraction (${this.o.maxWaiting} in the ${this.o.name} lane); try again later`,
+        ),
+      );
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
@@ -181,8 +195,26 @@ class Lane {
 export function createExtractor(limits: ExtractorLimits): Extractor {
   if (limits.threads <= 0) return inProcessExtractor;
   const { threads, timeoutMs } = limits;
-  const ordinary = new Lane({ name: 'ordinary', threads, minThreads: threads, idleTimeoutMs: 60_000, heapMb: limits.heapMb, heapSetting: 'EXTRACT_WORKER_HEAP_MB', maxWaiting: threads * WAITING_PER_THREAD, timeoutMs });
-  const large = new Lane({ name: 'large-page', threads: 1, minThreads: 0, idleTimeoutMs: 30_000, heapMb: limits.largeHeapMb, heapSetting: 'EXTRACT_LARGE_HEAP_MB', maxWaiting: LARGE_LANE_WAITING, timeoutMs });
+  const ordinary = new Lane({
+    name: 'ordinary',
+    threads,
+    minThreads: threads,
+    idleTimeoutMs: 60_000,
+    heapMb: limits.heapMb,
+    heapSetting: 'EXTRACT_WORKER_HEAP_MB',
+    maxWaiting: threads * WAITING_PER_THREAD,
+    timeoutMs,
+  });
+  const large = new Lane({
+    name: 'large-page',
+    threads: 1,
+    minThreads: 0,
+    idleTimeoutMs: 30_000,
+    heapMb: limits.largeHeapMb,
+    heapSetting: 'EXTRACT_LARGE_HEAP_MB',
+    maxWaiting: LARGE_LANE_WAITING,
+    timeoutMs,
+  });
   return {
     async extract(input, signal) {
       if (input.html.length > limits.largePageChars) return large.run(input, limits.timeoutMs, signal);
@@ -190,7 +222,12 @@ export function createExtractor(limits: ExtractorLimits): Extractor {
       try {
         return await ordinary.run(input, limits.timeoutMs, signal);
       } catch (error) {
-        if (!(error instanceof ExtractError) || error.code !== 'EXTRACTION_TOO_LARGE' || limits.largeHeapMb <= limits.heapMb) throw error;
+        if (
+          !(error instanceof ExtractError) ||
+          error.code !== 'EXTRACTION_TOO_LARGE' ||
+          limits.largeHeapMb <= limits.heapMb
+        )
+          throw error;
         // A page small in bytes but large in elements: once more with the larger heap, in what
         // is left of its budget.
         return large.run(input, limits.timeoutMs - Math.round(performance.now() - started), signal);

@@ -1,4 +1,5 @@
-// How a page that could not be had is reported: the kind of failure (which the HTTP layer answers with a status) and a short label per fetch or render error code.
+// How a page that could not be had is reported: the kind of failure (which the HTTP layer answers with a status) and a
+// short label per fetch or render error code.
 import { type FailureKind, OperationFailedError } from '../domain/errors.js';
 import { BrowserError } from '../browser/types.js';
 import type { PageErrorCode as EngineErrorCode } from '../page/errors.js';
@@ -69,12 +70,14 @@ export interface PageFailure {
 
 /** Classifies anything a page run threw; unknown faults are INTERNAL (and logged by the caller). */
 export function classifyPageError(error: unknown): PageFailure {
-  if (error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError) return { code: error.code, message: error.message };
+  if (error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError)
+    return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' };
 }
 
 /** The error a scrape (or a crawl refusing its seed) throws for `failure`; `data` names the job and URL. */
 export function scrapeFailedError(failure: PageFailure, data: Record<string, unknown>): OperationFailedError {
-  if (failure.code === 'INTERNAL') return new OperationFailedError('internal', 'Internal server error', failure.code, failure.message, data);
+  if (failure.code === 'INTERNAL')
+    return new OperationFailedError('internal', 'Internal server error', failure.code, failure.message, data);
   return new OperationFailedError(KIND[failure.code], LABEL[failure.code], failure.code, failure.message, data);
 }

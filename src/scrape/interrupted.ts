@@ -11,10 +11,21 @@ import { scrapeEvents } from './events.js';
  */
 export const INTERRUPTED_SCRAPE_MS = 10 * 60_000;
 
-export const INTERRUPTED_SCRAPE_MESSAGE = 'Interrupted: the scrape stopped before its result was saved (the process stopped or the store was unreachable)';
+export const INTERRUPTED_SCRAPE_MESSAGE =
+  'Interrupted: the scrape stopped before its result was saved (the process stopped or the store was unreachable)';
 
 /** Fails a scrape that is still pending, with its scrape.failed event; false if it had ended meanwhile. */
-export async function failInterruptedScrape(db: Kysely<Database>, jobId: string, at: string, outbox: OutboxSignal | undefined): Promise<boolean> {
-  const end = { status: 'failed' as const, at, counts: { total: 1, failed: 1 }, error: { message: INTERRUPTED_SCRAPE_MESSAGE, code: 'INTERRUPTED' } };
+export async function failInterruptedScrape(
+  db: Kysely<Database>,
+  jobId: string,
+  at: string,
+  outbox: OutboxSignal | undefined,
+): Promise<boolean> {
+  const end = {
+    status: 'failed' as const,
+    at,
+    counts: { total: 1, failed: 1 },
+    error: { message: INTERRUPTED_SCRAPE_MESSAGE, code: 'INTERRUPTED' },
+  };
   return endJobAlone(db, jobId, end, scrapeEvents['scrape.failed'], outbox);
 }

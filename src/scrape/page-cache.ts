@@ -73,7 +73,10 @@ export class PageCache {
 
   /** Drops entries older than `before`; returns how many. */
   async sweep(before: Date): Promise<number> {
-    const result = await this.db.deleteFrom('page_cache').where('created_at', '<', before.toISOString()).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('page_cache')
+      .where('created_at', '<', before.toISOString())
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

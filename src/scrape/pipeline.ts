@@ -1,6 +1,19 @@
-// The per-page pipeline shared by scrapes and crawls: cache, HTTP fetch or browser render, then extract the requested formats.
-import { type BrowserEngineName, BrowserError, type BrowserPool, type RenderRequest, type SelectorWait } from '../browser/types.js';
-import { chooseProxy, ProxyNotAllowedError, type ChosenProxy, type ProxyPolicy, type Resolver } from '../net/address-guard.js';
+// The per-page pipeline shared by scrapes and crawls: cache, HTTP fetch or browser render, then extract the requested
+// formats.
+import {
+  type BrowserEngineName,
+  BrowserError,
+  type BrowserPool,
+  type RenderRequest,
+  type SelectorWait,
+} from '../browser/types.js';
+import {
+  chooseProxy,
+  ProxyNotAllowedError,
+  type ChosenProxy,
+  type ProxyPolicy,
+  type Resolver,
+} from '../net/address-guard.js';
 import type { ScreenshotStore } from '../screenshots/store.js';
 import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
@@ -27,7 +40,10 @@ export interface PageMetadataOut {
   [key: string]: unknown;
 }
 
-/** One page's result: the crawl result item fields (docs/api.md, "GET /v1/crawl/{jobId}"), also the scrape response data. */
+/**
+ * One page's result: the crawl result item fields (docs/api.md, "GET /v1/crawl/{jobId}"), also the scrape response
+ * data.
+ */
 export interface PageResult {
   url: string;
   title: string;
@@ -105,7 +121,12 @@ function pageProxy(url: string, options: PageOptions, deps: PipelineDeps): Chose
 }
 
 /** The HTTP engine: the page cache, else a plain fetch. */
-async function fetchOverHttp(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
+async function fetchOverHttp(
+  url: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+): Promise<Obtained> {
   const key = cacheKey(url, { engine: 'http', proxy: options.proxy });
   const cached = await readCache(key, options, deps, run);
   if (cached) return { page: cached, hit: true };
@@ -143,7 +164,12 @@ interface Obtained {
   screenshot?: Buffer;
 }
 
-async function readCache(key: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<CachedPage | undefined> {
+async function readCache(
+  key: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+): Promise<CachedPage | undefined> {
   const maxAge = options.maxAgeMs ?? deps.defaultMaxAgeMs;
   if (!run.readCache || maxAge <= 0) return undefined;
   return deps.cache.read(key, maxAge, deps.now());
@@ -172,17 +198,35 @@ function selectorWaits(input: PageOptions['waitForSelector']): SelectorWait[] | 
   return entries.map((entry) =>
     typeof entry === 'string'
       ? { selector: entry, state: 'visible' as const }
-      : { selector: entry.selector, state: entry.state ?? 'visible', ...(entry.timeout !== undefined ? { timeoutMs: entry.timeout } : {}) },
+      : {
+          selector: entry.selector,
+          state: entry.state ?? 'visible',
+          ...(entry.timeout !== undefined ? { timeoutMs: entry.timeout } : {}),
+        },
   );
 }
 
 /** The browser engines: render in Chromium (the cache is used only when no screenshot is asked for). */
-async function renderInBrowser(engine: BrowserEngineName, url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
+async function renderInBrowser(
+  engine: BrowserEngineName,
+  url: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+): Promise<Obtained> {
   const browser = deps.browser;
   if (!browser) {
-    throw new BrowserError('BROWSER_UNAVAILABLE', 'No browser is installed for this service: install Chromium (apt-get install -y chromium) or set CHROMIUM_PATH', url);
+    throw new BrowserError(
+      'BROWSER_UNAVAILABLE',
+      'No browser is installed for this service: install Chromium (apt-get install -y chromium) or set CHROMIUM_PATH',
+      url,
+    );
   }
-  const screenshot = options.formats.includes('screenshot@fullPage') ? 'fullPage' : options.formats.includes('screenshot') ? 'viewport' : undefined;
+  const screenshot = options.formats.includes('screenshot@fullPage')
+    ? 'fullPage'
+    : options.formats.includes('screenshot')
+      ? 'viewport'
+      : undefined;
   const proxy = pageProxy(url, options, deps);
   const request: RenderRequest = {
     url,
@@ -199,14 +243,21 @@ async function renderInBrowser(engine: BrowserEngineName, url: string, options: 
     ...(run.browserSessionKey !== undefined ? { reuseKey: run.browserSessionKey } : {}),
   };
   // What the waits make the page show is part of what was fetched, so it is part of the key.
-  const key = cacheKey(url, { engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector])}`, proxy: options.proxy });
+  const key = cacheKey(url, {
+    engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector])}`,
+    proxy: options.proxy,
+  });
   if (!screenshot) {
     const cached = await readCache(key, options, deps, run);
     if (cached) return { page: cached, hit: true };
   }
   const rendered = await browser.render(request);
   if (run.onRedirect && rendered.finalUrl !== rendered.sourceUrl && !(await run.onRedirect(rendered.finalUrl))) {
-    throw new FetchError('REDIRECT_DUPLICATE', `The page led to ${rendered.finalUrl}, which this job has already taken`, rendered.finalUrl);
+    throw new FetchError(
+      'REDIRECT_DUPLICATE',
+      `The page led to ${rendered.finalUrl}, which this job has already taken`,
+      rendered.finalUrl,
+    );
   }
   const page: CachedPage = {
     url: rendered.sourceUrl,
@@ -227,14 +278,25 @@ async function renderInBrowser(engine: BrowserEngineName, url: string, options: 
  * when an option needs a browser, else fetches over HTTP and renders only an app shell (the HTTP
  * page is kept when rendering it fails: auto never does worse than HTTP).
  */
-async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<Obtained> {
-  if (options.engine === 'playwright' || options.engine === 'puppeteer') return renderInBrowser(options.engine, url, options, deps, run);
-  if (options.engine === 'auto' && deps.browser && needsBrowser(options)) return renderInBrowser(deps.autoBrowserEngine, url, options, deps, run);
+async function obtainPage(
+  url: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+): Promise<Obtained> {
+  if (options.engine === 'playwright' || options.engine === 'puppeteer')
+    return renderInBrowser(options.engine, url, options, deps, run);
+  if (options.engine === 'auto' && deps.browser && needsBrowser(options))
+    return renderInBrowser(deps.autoBrowserEngine, url, options, deps, run);
   const plain = await fetchOverHttp(url, options, deps, run);
-  if (options.engine !== 'auto' || !deps.browser || !looksLikeHtml(plain.page) || !looksLikeAppShell(plain.page.body)) return plain;
+  if (options.engine !== 'auto' || !deps.browser || !looksLikeHtml(plain.page) || !looksLikeAppShell(plain.page.body))
+    return plain;
   try {
     // The HTTP hop already took any redirect, so the browser starts from where it ended.
-    const rendered = await renderInBrowser(deps.autoBrowserEngine, plain.page.finalUrl, options, deps, { ...run, onRedirect: undefined });
+    const rendered = await renderInBrowser(deps.autoBrowserEngine, plain.page.finalUrl, options, deps, {
+      ...run,
+      onRedirect: undefined,
+    });
     return { ...rendered, page: { ...rendered.page, url: plain.page.url } };
   } catch (error) {
     if (run.signal?.aborted) throw error;
@@ -245,7 +307,12 @@ async function obtainPage(url: string, options: PageOptions, deps: PipelineDeps,
 const CONTENT_FORMATS: ReadonlySet<Format> = new Set<Format>(['markdown', 'html', 'text', 'links']);
 
 /** Fetches (or reads from cache) and extracts one page. Throws FetchError when the page cannot be had. */
-export async function runPage(url: string, options: PageOptions, deps: PipelineDeps, run: PageRunOptions): Promise<PageResult> {
+export async function runPage(
+  url: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+): Promise<PageResult> {
   const { page, hit, screenshot } = await obtainPage(url, options, deps, run);
   const wanted = options.formats.filter((f): f is ContentFormat & Format => CONTENT_FORMATS.has(f));
   const metadataBase = {
@@ -258,16 +325,24 @@ export async function runPage(url: string, options: PageOptions, deps: PipelineD
     ...(hit ? { cached_at: page.cachedAt } : {}),
   };
 
-  const result: PageResult = { url: page.url, title: '', metadata: { title: '', ...metadataBase }, timestamp: iso(deps.now()) };
+  const result: PageResult = {
+    url: page.url,
+    title: '',
+    metadata: { title: '', ...metadataBase },
+    timestamp: iso(deps.now()),
+  };
   if (looksLikeHtml(page)) {
-    const extracted = await deps.extractor.extract({
-      html: page.body,
-      url: page.finalUrl,
-      onlyMainContent: options.onlyMainContent,
-      includeTags: options.includeTags,
-      excludeTags: options.excludeTags,
-      formats: wanted,
-    }, run.signal);
+    const extracted = await deps.extractor.extract(
+      {
+        html: page.body,
+        url: page.finalUrl,
+        onlyMainContent: options.onlyMainContent,
+        includeTags: options.includeTags,
+        excludeTags: options.excludeTags,
+        formats: wanted,
+      },
+      run.signal,
+    );
     result.title = extracted.metadata.title;
     result.metadata = { ...extracted.metadata, ...metadataBase };
     if (extracted.markdown !== undefined) result.markdown = extracted.markdown;
@@ -285,7 +360,12 @@ export async function runPage(url: string, options: PageOptions, deps: PipelineD
   if (options.formats.includes('rawHtml')) result.rawHtml = page.body;
   if (screenshot) {
     if (!run.job) throw new Error('A screenshot was taken outside of a job');
-    const stored = await deps.screenshots.save({ ownerId: run.job.ownerId, jobId: run.job.jobId, png: screenshot, now: iso(deps.now()) });
+    const stored = await deps.screenshots.save({
+      ownerId: run.job.ownerId,
+      jobId: run.job.jobId,
+      png: screenshot,
+      now: iso(deps.now()),
+    });
     result.screenshot = stored.path;
   }
   return result;

@@ -1,4 +1,5 @@
-// When a page is tried again (`retry: true`, on scrapes and crawl pages alike): which failures, how often, how long apart.
+// When a page is tried again (`retry: true`, on scrapes and crawl pages alike): which failures, how often, how long
+// apart.
 import type { PageErrorCode } from '../page/errors.js';
 import type { ExtractErrorCode } from './extractor.js';
 
@@ -7,7 +8,13 @@ export const MAX_PAGE_RETRIES = 2;
 
 /** Failures of the transport or of the engine, not of the page: worth another try. */
 export const RETRYABLE_CODES: ReadonlySet<PageErrorCode | ExtractErrorCode> = new Set([
-  'TIMEOUT', 'CONNECTION_RESET', 'CONNECTION_REFUSED', 'NETWORK_ERROR', 'DNS_FAILURE', 'PAGE_CRASHED', 'NAVIGATION_FAILED',
+  'TIMEOUT',
+  'CONNECTION_RESET',
+  'CONNECTION_REFUSED',
+  'NETWORK_ERROR',
+  'DNS_FAILURE',
+  'PAGE_CRASHED',
+  'NAVIGATION_FAILED',
   // Extraction threads were full: the page itself is fine.
   'EXTRACTION_BUSY',
 ]);

@@ -2,7 +2,17 @@
 import { z } from 'zod';
 import { isValidCssSelector } from './extract/index.js';
 
-export const FORMATS = ['markdown', 'html', 'text', 'screenshot', 'screenshot@fullPage', 'rawHtml', 'json', 'summary', 'links'] as const;
+export const FORMATS = [
+  'markdown',
+  'html',
+  'text',
+  'screenshot',
+  'screenshot@fullPage',
+  'rawHtml',
+  'json',
+  'summary',
+  'links',
+] as const;
 export type Format = (typeof FORMATS)[number];
 export const ENGINES = ['auto', 'cheerio', 'playwright', 'puppeteer'] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -28,19 +38,17 @@ export const httpUrl = z
     { message: 'Must be an absolute http:// or https:// URL' },
   );
 
-const proxyUrl = z
-  .string()
-  .refine(
-    (value) => {
-      try {
-        const u = new URL(value);
-        return u.protocol === 'http:' || u.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { message: 'Must be an http:// or https:// proxy URL' },
-  );
+const proxyUrl = z.string().refine(
+  (value) => {
+    try {
+      const u = new URL(value);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'Must be an http:// or https:// proxy URL' },
+);
 
 const selector = z
   .string()
@@ -87,7 +95,11 @@ export const pageOptionsShape = {
         const css = typeof entry === 'string' ? entry : entry.selector;
         if (isValidCssSelector(css)) return;
         const at = Array.isArray(value) ? [i] : [];
-        ctx.addIssue({ code: 'custom', path: typeof entry === 'string' ? at : [...at, 'selector'], message: 'Not a valid CSS selector' });
+        ctx.addIssue({
+          code: 'custom',
+          path: typeof entry === 'string' ? at : [...at, 'selector'],
+          message: 'Not a valid CSS selector',
+        });
       });
     })
     .optional(),

@@ -47,7 +47,13 @@ export class ScrapeService {
    * One page, tried again with `retry` on what the crawl retries (a network error, a timeout, an
    * engine fault, 429 or 5xx) up to MAX_PAGE_RETRIES times; the last answer or error stands.
    */
-  private async runWithRetries(url: string, options: PageOptions, retry: boolean, signal: AbortSignal | undefined, job: { ownerId: string; jobId: string }): Promise<PageResult> {
+  private async runWithRetries(
+    url: string,
+    options: PageOptions,
+    retry: boolean,
+    signal: AbortSignal | undefined,
+    job: { ownerId: string; jobId: string },
+  ): Promise<PageResult> {
     for (let retries = 0; ; retries++) {
       const mayRetry = retry && retries < MAX_PAGE_RETRIES;
       try {
@@ -58,12 +64,19 @@ export class ScrapeService {
         if (!mayRetry || !known || !RETRYABLE_CODES.has(error.code)) throw error;
       }
       // An abort ends the wait early; the next try then fails at once with ABORTED.
-      await delay(retryDelayMs(this.deps.retryBaseMs, retries), undefined, signal ? { signal } : {}).catch(() => undefined);
+      await delay(retryDelayMs(this.deps.retryBaseMs, retries), undefined, signal ? { signal } : {}).catch(
+        () => undefined,
+      );
     }
   }
 
   /** `jobId` lets a caller (the scheduler) know the job's id before the scrape ends. */
-  async scrape(ownerId: string, request: ScrapeRequest, signal?: AbortSignal, run: { jobId?: string } = {}): Promise<ScrapeSuccess> {
+  async scrape(
+    ownerId: string,
+    request: ScrapeRequest,
+    signal?: AbortSignal,
+    run: { jobId?: string } = {},
+  ): Promise<ScrapeSuccess> {
     const options = resolvePageOptions(request);
     const refused = unsupportedOptions(options, this.deps.capabilities);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
@@ -99,9 +112,16 @@ export class ScrapeService {
       const pageFailure = classifyPageError(error);
       const storeFailure = pageFailure.code === 'INTERNAL' ? classifyStoreError(error) : undefined;
       const failure = storeFailure ? storeFailureOfPage(storeFailure) : pageFailure;
-      if (failure.code === 'INTERNAL' && !storeFailure) this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
+      if (failure.code === 'INTERNAL' && !storeFailure)
+        this.deps.logger.error({ err: error, jobId, url }, 'scrape failed on an internal error');
       const finishedAt = iso(clock());
-      const recorded = endJobAlone(db, jobId, { status: 'failed', at: finishedAt, counts: { total: 1, failed: 1 }, error: failure }, scrapeEvents['scrape.failed'], this.deps.outbox);
+      const recorded = endJobAlone(
+        db,
+        jobId,
+        { status: 'failed', at: finishedAt, counts: { total: 1, failed: 1 }, error: failure },
+        scrapeEvents['scrape.failed'],
+        this.deps.outbox,
+      );
       if (storeFailure) {
         await recorded.catch(() => undefined);
         throw error;
@@ -111,7 +131,13 @@ export class ScrapeService {
     }
 
     const finishedAt = iso(clock());
-    await endJobAlone(db, jobId, { status: 'completed', at: finishedAt, counts: { total: 1, completed: 1, credits_used: 1 } }, scrapeEvents['scrape.completed'], this.deps.outbox);
+    await endJobAlone(
+      db,
+      jobId,
+      { status: 'completed', at: finishedAt, counts: { total: 1, completed: 1, credits_used: 1 } },
+      scrapeEvents['scrape.completed'],
+      this.deps.outbox,
+    );
     return { job_id: jobId, jobId, status: 'completed', ...page };
   }
 }
@@ -119,6 +145,9 @@ export class ScrapeService {
 function storeFailureOfPage(kind: StoreFailure): PageFailure {
   return {
     code: 'INTERNAL',
-    message: kind === 'full' ? 'The service ran out of storage space while saving the page' : 'The database became unreachable while saving the page',
+    message:
+      kind === 'full'
+        ? 'The service ran out of storage space while saving the page'
+        : 'The database became unreachable while saving the page',
   };
 }

@@ -53,7 +53,13 @@ export class ScreenshotStore {
       .where('owner_id', '=', ownerId)
       .executeTakeFirst();
     if (!row) return undefined;
-    return { content: Buffer.from(row.content), bytes: row.bytes, width: row.width, height: row.height, createdAt: row.created_at };
+    return {
+      content: Buffer.from(row.content),
+      bytes: row.bytes,
+      width: row.width,
+      height: row.height,
+      createdAt: row.created_at,
+    };
   }
 }
 
@@ -63,10 +69,15 @@ export class ScreenshotStore {
  */
 export async function deleteScreenshotsOfJobs(trx: Transaction<Database>, jobIds: readonly string[]): Promise<void> {
   if (jobIds.length === 0) return;
-  await trx.deleteFrom('screenshots').where('job_id', 'in', [...jobIds]).execute();
+  await trx
+    .deleteFrom('screenshots')
+    .where('job_id', 'in', [...jobIds])
+    .execute();
 }
 
-/** Turns a stored relative screenshot path into the absolute URL a client can fetch; anything else is returned as is. */
+/**
+ * Turns a stored relative screenshot path into the absolute URL a client can fetch; anything else is returned as is.
+ */
 export function absoluteScreenshotUrl(value: string, baseUrl: string): string;
 export function absoluteScreenshotUrl(value: unknown, baseUrl: string): unknown;
 export function absoluteScreenshotUrl(value: unknown, baseUrl: string): unknown {

@@ -1,6 +1,14 @@
 // Versioned schema migrations, written once with Kysely's schema builder for SQLite and PostgreSQL.
 import type { Database } from './schema.js';
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  SqliteAdapter,
+  sql,
+} from 'kysely';
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
@@ -98,7 +106,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('error', 'text')
         .addUniqueConstraint('crawl_pages_job_url', ['job_id', 'url'])
         .execute();
-      await db.schema.createIndex('crawl_pages_claim').on('crawl_pages').columns(['state', 'job_id', 'available_at']).execute();
+      await db.schema
+        .createIndex('crawl_pages_claim')
+        .on('crawl_pages')
+        .columns(['state', 'job_id', 'available_at'])
+        .execute();
 
       // Saved pages, in the order they finished (seq), which is the order of the results pages.
       await db.schema
@@ -120,7 +132,10 @@ const migrations: Record<string, Migration> = {
 
       // Fan-out marks each event once it became deliveries; a per-row flag (not a cursor)
       // because PostgreSQL transactions can commit sequence numbers out of order.
-      await db.schema.alterTable('events').addColumn('dispatched', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('events')
+        .addColumn('dispatched', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('events_dispatch').on('events').columns(['dispatched', 'seq']).execute();
 
       await db.schema
@@ -152,7 +167,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('webhook_subscriptions_owner').on('webhook_subscriptions').columns(['owner_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('webhook_subscriptions_owner')
+        .on('webhook_subscriptions')
+        .columns(['owner_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('webhook_deliveries')
@@ -179,8 +198,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('finished_at', 'text')
         .execute();
       // Only deliveries still to be sent have next_attempt_at, so this index is the queue.
-      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').column('next_attempt_at').execute();
-      await db.schema.createIndex('webhook_deliveries_sub').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_due')
+        .on('webhook_deliveries')
+        .column('next_attempt_at')
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_sub')
+        .on('webhook_deliveries')
+        .columns(['subscription_id', 'created_at'])
+        .execute();
       // Lease renewal (every few seconds per sender) finds its own rows without a scan.
       await db.schema.createIndex('webhook_deliveries_lease').on('webhook_deliveries').column('lease_owner').execute();
 
@@ -196,7 +223,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('error_message', 'text')
         .addColumn('response_body', 'text')
         .execute();
-      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'attempt_number']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_delivery')
+        .on('webhook_attempts')
+        .columns(['delivery_id', 'attempt_number'])
+        .execute();
     },
   },
   '0004_scheduled_tasks': {
@@ -233,7 +264,11 @@ const migrations: Record<string, Migration> = {
         .execute();
       // The scheduler's queue: due tasks by their next run.
       await db.schema.createIndex('scheduled_tasks_due').on('scheduled_tasks').column('next_execution_at').execute();
-      await db.schema.createIndex('scheduled_tasks_owner').on('scheduled_tasks').columns(['owner_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('scheduled_tasks_owner')
+        .on('scheduled_tasks')
+        .columns(['owner_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('task_executions')
@@ -258,8 +293,16 @@ const migrations: Record<string, Migration> = {
         // One execution per task and scheduled time: the claim that makes several schedulers safe.
         .addUniqueConstraint('task_executions_occurrence', ['task_id', 'scheduled_for'])
         .execute();
-      await db.schema.createIndex('task_executions_task').on('task_executions').columns(['task_id', 'execution_number']).execute();
-      await db.schema.createIndex('task_executions_status').on('task_executions').columns(['status', 'task_id']).execute();
+      await db.schema
+        .createIndex('task_executions_task')
+        .on('task_executions')
+        .columns(['task_id', 'execution_number'])
+        .execute();
+      await db.schema
+        .createIndex('task_executions_status')
+        .on('task_executions')
+        .columns(['status', 'task_id'])
+        .execute();
     },
   },
   '0005_screenshots': {
@@ -298,7 +341,9 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('webhook_deliveries').addColumn('receiver', 'text').execute();
       await db.schema.alterTable('webhook_deliveries').addColumn('attempt_started_at', 'text').execute();
       // Deliveries still to be sent get their receiver now; finished ones are never claimed again.
-      const urls = await sql<{ request_url: string }>`select distinct request_url from webhook_deliveries where next_attempt_at is not null`.execute(db);
+      const urls = await sql<{
+        request_url: string;
+      }>`select distinct request_url from webhook_deliveries where next_attempt_at is not null`.execute(db);
       // As receiverOf() in webhooks/slots.ts computed it when this was written (kept here, frozen).
       const origin = (url: string): string => {
         try {
@@ -309,7 +354,9 @@ const migrations: Record<string, Migration> = {
         }
       };
       for (const { request_url: url } of urls.rows) {
-        await sql`update webhook_deliveries set receiver = ${origin(url)} where request_url = ${url} and next_attempt_at is not null`.execute(db);
+        await sql`update webhook_deliveries set receiver = ${origin(url)} where request_url = ${url} and next_attempt_at is not null`.execute(
+          db,
+        );
       }
     },
   },
@@ -332,7 +379,9 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Kysely decides whether its own tables exist by listing the tables of EVERY schema: with
   // another schema's kysely_migration_lock visible (tests give each run a schema of one shared
   // database), it skips creating ours and then fails to read it. Naming our schema scopes that check.
-  const schema = isSqlite(untyped) ? undefined : (await sql<{ schema: string }>`select current_schema() as schema`.execute(untyped)).rows[0]?.schema;
+  const schema = isSqlite(untyped)
+    ? undefined
+    : (await sql<{ schema: string }>`select current_schema() as schema`.execute(untyped)).rows[0]?.schema;
   const migrator = new Migrator({ db: untyped, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -15,7 +15,11 @@ export function isSchemaName(name: string): boolean {
   return /^[a-z_][a-z0-9_]{0,62}$/.test(name);
 }
 
-export async function openPostgres(url: string, schema?: string, onConnectionError: (error: Error) => void = () => undefined): Promise<Db> {
+export async function openPostgres(
+  url: string,
+  schema?: string,
+  onConnectionError: (error: Error) => void = () => undefined,
+): Promise<Db> {
   if (schema !== undefined && !isSchemaName(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
   }

@@ -14,9 +14,19 @@ const PG_UNAVAILABLE_CODES = new Set([
   '40P01', // deadlock_detected: safe to retry
 ]);
 const PG_FULL_CODES = new Set(['53100']); // disk_full
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 // pg's own messages for a pool or client whose connection failed; they carry no code.
-const PG_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|terminating connection/i;
+const PG_CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|terminating connection/i;
 
 function codeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -34,10 +44,16 @@ export function classifyStoreError(error: unknown): StoreFailure | undefined {
   const code = codeOf(error);
   if (code !== undefined) {
     if (code === 'SQLITE_FULL' || PG_FULL_CODES.has(code)) return 'full';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN') {
+    if (
+      code.startsWith('SQLITE_BUSY') ||
+      code.startsWith('SQLITE_LOCKED') ||
+      code.startsWith('SQLITE_IOERR') ||
+      code === 'SQLITE_CANTOPEN'
+    ) {
       return 'unavailable';
     }
-    if (PG_UNAVAILABLE_CODES.has(code) || PG_UNAVAILABLE_CLASSES.some((c) => code.startsWith(c) && code.length === 5)) return 'unavailable';
+    if (PG_UNAVAILABLE_CODES.has(code) || PG_UNAVAILABLE_CLASSES.some((c) => code.startsWith(c) && code.length === 5))
+      return 'unavailable';
     if (SOCKET_CODES.has(code)) return 'unavailable';
   }
   if (error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message)) return 'unavailable';

@@ -16,14 +16,37 @@ export type TaskRunPayload = {
   completed_at: string;
   error_message?: string | null;
 };
-export type TaskPausedPayload = { task_id: string; task_name: string; is_paused: true; pause_reason: string; paused_at: string };
-export type TaskResumedPayload = { task_id: string; task_name: string; is_paused: false; next_execution_at: string | null; resumed_at: string };
+export type TaskPausedPayload = {
+  task_id: string;
+  task_name: string;
+  is_paused: true;
+  pause_reason: string;
+  paused_at: string;
+};
+export type TaskResumedPayload = {
+  task_id: string;
+  task_name: string;
+  is_paused: false;
+  next_execution_at: string | null;
+  resumed_at: string;
+};
 
-function taskEvent<Type extends string, Payload extends Record<string, unknown>>(type: Type, task: TaskFacts, at: string, payload: Payload): DomainEvent<Type, Payload> {
+function taskEvent<Type extends string, Payload extends Record<string, unknown>>(
+  type: Type,
+  task: TaskFacts,
+  at: string,
+  payload: Payload,
+): DomainEvent<Type, Payload> {
   return { type, ownerId: task.owner_id, subjectId: task.id, createdAt: at, payload };
 }
 
-function run<Type extends 'task.executed' | 'task.failed'>(type: Type, task: TaskFacts, execution: ExecutionRow, at: string, error?: string | null): DomainEvent<Type, TaskRunPayload> {
+function run<Type extends 'task.executed' | 'task.failed'>(
+  type: Type,
+  task: TaskFacts,
+  execution: ExecutionRow,
+  at: string,
+  error?: string | null,
+): DomainEvent<Type, TaskRunPayload> {
   return taskEvent(type, task, at, {
     task_id: task.id,
     task_name: task.name,
@@ -41,8 +64,22 @@ function run<Type extends 'task.executed' | 'task.failed'>(type: Type, task: Tas
 export const taskEvents = {
   /** An execution completed (its job ended completed). */
   'task.executed': (task: TaskFacts, execution: ExecutionRow, at: string) => run('task.executed', task, execution, at),
-  'task.failed': (task: TaskFacts, execution: ExecutionRow, at: string, error: string | null | undefined) => run('task.failed', task, execution, at, error),
-  'task.paused': (task: TaskFacts, reason: string, at: string) => taskEvent('task.paused', task, at, { task_id: task.id, task_name: task.name, is_paused: true, pause_reason: reason, paused_at: at }),
+  'task.failed': (task: TaskFacts, execution: ExecutionRow, at: string, error: string | null | undefined) =>
+    run('task.failed', task, execution, at, error),
+  'task.paused': (task: TaskFacts, reason: string, at: string) =>
+    taskEvent('task.paused', task, at, {
+      task_id: task.id,
+      task_name: task.name,
+      is_paused: true,
+      pause_reason: reason,
+      paused_at: at,
+    }),
   'task.resumed': (task: TaskFacts, nextAt: string | null, at: string) =>
-    taskEvent('task.resumed', task, at, { task_id: task.id, task_name: task.name, is_paused: false, next_execution_at: nextAt, resumed_at: at }),
+    taskEvent('task.resumed', task, at, {
+      task_id: task.id,
+      task_name: task.name,
+      is_paused: false,
+      next_execution_at: nextAt,
+      resumed_at: at,
+    }),
 };

@@ -1,4 +1,5 @@
-// What the scrape and crawl services would refuse in a task's payload, found when the task is saved rather than when it first runs.
+// What the scrape and crawl services would refuse in a task's payload, found when the task is saved rather than when it
+// first runs.
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from '../crawl/schema.js';
 import { blockedTarget, type TargetGuard } from '../crawl/seed-guard.js';
 import type { ValidationIssue } from '../domain/errors.js';
@@ -13,12 +14,20 @@ import type { TaskType } from './schema.js';
  * of a crawl is reported under `task_payload.options.<field>` whether it was given at the top of
  * the options or in `scrape_options`.
  */
-export function payloadRefusals(type: TaskType, payload: Record<string, unknown>, caps: Capabilities): ValidationIssue[] {
+export function payloadRefusals(
+  type: TaskType,
+  payload: Record<string, unknown>,
+  caps: Capabilities,
+): ValidationIssue[] {
   if (type === 'scrape') {
     return unsupportedOptions(resolvePageOptions(payload as ScrapeRequest), caps, 'task_payload');
   }
   if (type === 'crawl') {
-    const { url, engine, options } = payload as { url: string; engine?: CrawlRequest['engine']; options?: Partial<CrawlRequest> };
+    const { url, engine, options } = payload as {
+      url: string;
+      engine?: CrawlRequest['engine'];
+      options?: Partial<CrawlRequest>;
+    };
     const request = { ...options, url, ...(engine ? { engine } : {}) } as CrawlRequest;
     return crawlRefusals(request, resolveCrawlOptions(request), caps).map((issue) => ({
       ...issue,
@@ -34,7 +43,10 @@ export function payloadRefusals(type: TaskType, payload: Record<string, unknown>
  * resolving to a private address), so a task cannot be saved to fetch an internal address every
  * minute. A name that does not resolve now is accepted; its executions fail with the reason.
  */
-export async function payloadTargetRefusals(payload: Record<string, unknown>, guard: TargetGuard): Promise<ValidationIssue[]> {
+export async function payloadTargetRefusals(
+  payload: Record<string, unknown>,
+  guard: TargetGuard,
+): Promise<ValidationIssue[]> {
   if (typeof payload.url !== 'string') return [];
   const blocked = await blockedTarget(payload.url, guard);
   return blocked ? [{ field: 'task_payload.url', code: 'custom', message: blocked.message }] : [];

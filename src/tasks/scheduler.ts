@@ -15,7 +15,16 @@ import { type JobRow, jobById, jobsByIds } from '../jobs/job-store.js';
 import { failInterruptedScrape } from '../scrape/interrupted.js';
 import type { Clock } from '../util/time.js';
 import { nextRun, zonedDay } from './cron/index.js';
-import { activeExecutions, advanceNextRun, type ExecutionOutcome, insertExecutions, lastExecutionNumbers, markFired, occurrencesSince, TaskStore } from './task-store.js';
+import {
+  activeExecutions,
+  advanceNextRun,
+  type ExecutionOutcome,
+  insertExecutions,
+  lastExecutionNumbers,
+  markFired,
+  occurrencesSince,
+  TaskStore,
+} from './task-store.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 
 export const AUTO_PAUSE_AFTER = 5;
@@ -125,14 +134,24 @@ export class Scheduler {
       for (const group of groups.values()) {
         const first = group[0] as TaskRow;
         const next = nextRun(first.cron_expression, first.timezone, now)?.toISOString() ?? null;
-        for (const id of await advanceNextRun(trx, group.map((t) => t.id), first.next_execution_at, next)) advancedIds.add(id);
+        for (const id of await advanceNextRun(
+          trx,
+          group.map((t) => t.id),
+          first.next_execution_at,
+          next,
+        ))
+          advancedIds.add(id);
       }
       const claimed: TaskRow[] = [];
       for (const task of tasks) {
         if (!advancedIds.has(task.id)) continue;
         // Downtime: at most one catch-up run, and only within the grace period.
         if (now.getTime() - Date.parse(task.next_execution_at as string) > this.o.graceMs) continue;
-        if (task.max_executions_per_day !== null && (await this.countOnDay(trx, task, task.next_execution_at as string)) >= task.max_executions_per_day) continue;
+        if (
+          task.max_executions_per_day !== null &&
+          (await this.countOnDay(trx, task, task.next_execution_at as string)) >= task.max_executions_per_day
+        )
+          continue;
         claimed.push(task);
       }
       if (claimed.length === 0) return [];
@@ -173,11 +192,26 @@ export class Scheduler {
         });
       }
       if (rows.length === 0) return [];
-      const inserted = await insertExecutions(trx, rows.map((r) => r.execution));
+      const inserted = await insertExecutions(
+        trx,
+        rows.map((r) => r.execution),
+      );
       const fired = rows.filter((r) => inserted.has(r.execution.id));
-      await markFired(trx, fired.map((r) => r.task.id), nowIso);
+      await markFired(
+        trx,
+        fired.map((r) => r.task.id),
+        nowIso,
+      );
       for (const { task, execution } of fired) {
-        this.o.logger.debug({ taskId: task.id, executionId: execution.id, scheduledFor: execution.scheduled_for, status: execution.status }, 'task fired');
+        this.o.logger.debug(
+          {
+            taskId: task.id,
+            executionId: execution.id,
+            scheduledFor: execution.scheduled_for,
+            status: execution.status,
+          },
+          'task fired',
+        );
       }
       return fired.filter((r) => r.execution.status === 'running');
     });
@@ -194,7 +228,9 @@ export class Scheduler {
   private launch(task: TaskRow, execution: ExecutionRow): void {
     const work = this.startJob(task, execution).catch(async (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      await this.finish(execution.id, { status: 'failed', error: message }).catch((e: unknown) => this.o.logger.error({ err: e }, 'ending an execution failed'));
+      await this.finish(execution.id, { status: 'failed', error: message }).catch((e: unknown) =>
+        this.o.logger.error({ err: e }, 'ending an execution failed'),
+      );
     });
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
@@ -216,12 +252,24 @@ export class Scheduler {
       return;
     }
     if (task.task_type === 'crawl') {
-      const { url, engine, options } = payload as { url: string; engine?: CrawlRequest['engine']; options?: Partial<CrawlRequest> };
-      const created = await this.o.crawl.create(task.owner_id, { ...options, url, ...(engine ? { engine } : {}) } as CrawlRequest);
+      const { url, engine, options } = payload as {
+        url: string;
+        engine?: CrawlRequest['engine'];
+        options?: Partial<CrawlRequest>;
+      };
+      const created = await this.o.crawl.create(task.owner_id, {
+        ...options,
+        url,
+        ...(engine ? { engine } : {}),
+      } as CrawlRequest);
       await this.store.setExecutionJob(execution.id, created.job_id);
       return;
     }
-    throw new Error(task.task_type === 'search' ? 'Search tasks cannot run yet: the search operation is not available' : 'Template tasks cannot run yet: templates are not available');
+    throw new Error(
+      task.task_type === 'search'
+        ? 'Search tasks cannot run yet: the search operation is not available'
+        : 'Template tasks cannot run yet: templates are not available',
+    );
   }
 
   /**
@@ -229,7 +277,7 @@ export class Scheduler {
    * those whose job never came to be; all of them, a page at a time.
    */
   private async reconcile(now: Date): Promise<void> {
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const running = await this.store.runningExecutions(after, RECONCILE_PAGE);
       if (running.length === 0) return;
       after = (running.at(-1) as (typeof running)[number]).id;
@@ -269,12 +317,23 @@ export class Scheduler {
    */
   private async endIfStranded(execution: Pick<ExecutionRow, 'id' | 'started_at'>, now: Date): Promise<void> {
     if (execution.started_at === null || Date.parse(execution.started_at) >= now.getTime() - STRANDED_AFTER_MS) return;
-    await this.finish(execution.id, { status: 'failed', error: 'Interrupted: the job of this execution never started (the store was unreachable or the process stopped)' });
+    await this.finish(execution.id, {
+      status: 'failed',
+      error: 'Interrupted: the job of this execution never started (the store was unreachable or the process stopped)',
+    });
   }
 
-  /** Ends one execution with its task's counters, events and auto-pause (one transaction, in the store), then starts the next queued one. */
+  /**
+   * Ends one execution with its task's counters, events and auto-pause (one transaction, in the store), then starts the
+   * next queued one.
+   */
   private async finish(executionId: string, outcome: ExecutionOutcome): Promise<void> {
-    const nextQueued = await this.store.endExecution(executionId, outcome, this.o.clock().toISOString(), AUTO_PAUSE_AFTER);
+    const nextQueued = await this.store.endExecution(
+      executionId,
+      outcome,
+      this.o.clock().toISOString(),
+      AUTO_PAUSE_AFTER,
+    );
     if (nextQueued) this.launch(nextQueued.task, nextQueued.execution);
   }
 }

@@ -39,11 +39,16 @@ export const payloadSchemas: Record<TaskType, z.ZodType> = {
   }),
 };
 
-const cron = z.string().trim().superRefine((value, ctx) => {
-  const issue = validateCron(value);
-  if (issue) ctx.addIssue({ code: 'custom', message: issue.message });
-});
-const timezone = z.string().refine((zone) => isValidTimeZone(zone), { message: 'Not a known IANA time zone (e.g. Europe/Berlin or UTC)' });
+const cron = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const issue = validateCron(value);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue.message });
+  });
+const timezone = z
+  .string()
+  .refine((zone) => isValidTimeZone(zone), { message: 'Not a known IANA time zone (e.g. Europe/Berlin or UTC)' });
 
 const fields = {
   name: z.string().trim().min(1).max(255),
@@ -63,7 +68,13 @@ const fields = {
 /** Checks task_payload against task_type and the size limit, reporting under `task_payload`. */
 export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue[] {
   if (JSON.stringify(payload).length > TASK_PAYLOAD_MAX_BYTES) {
-    return [{ field: 'task_payload', code: 'too_big', message: `task_payload must be at most ${TASK_PAYLOAD_MAX_BYTES / 1024} KB` }];
+    return [
+      {
+        field: 'task_payload',
+        code: 'too_big',
+        message: `task_payload must be at most ${TASK_PAYLOAD_MAX_BYTES / 1024} KB`,
+      },
+    ];
   }
   const result = payloadSchemas[type].safeParse(payload);
   if (result.success) return [];
@@ -89,7 +100,10 @@ export const createTaskSchema = z
 export type CreateTaskBody = z.infer<typeof createTaskSchema>;
 
 /** Any subset of the writable fields; webhook_url only at creation (it creates the subscription). */
-export const updateTaskSchema = createTaskSchema.omit({ webhook_url: true }).partial().meta({ id: 'ScheduledTaskUpdate' });
+export const updateTaskSchema = createTaskSchema
+  .omit({ webhook_url: true })
+  .partial()
+  .meta({ id: 'ScheduledTaskUpdate' });
 export type UpdateTaskBody = z.infer<typeof updateTaskSchema>;
 
 export const pauseSchema = z.strictObject({ reason: z.string().max(1000).optional() }).optional();

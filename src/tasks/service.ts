@@ -2,7 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
-import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError, type ValidationIssue } from '../domain/errors.js';
+import {
+  CapabilityUnavailableError,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  type ValidationIssue,
+} from '../domain/errors.js';
 import type { CrawlStore } from '../crawl/store.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
@@ -12,7 +18,13 @@ import { nextRun } from './cron/index.js';
 import type { Capabilities } from '../scrape/capabilities.js';
 import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
 import type { TargetGuard } from '../crawl/seed-guard.js';
-import { type CreateTaskBody, minCreditsRequired, payloadIssues, type TaskType, type UpdateTaskBody } from './schema.js';
+import {
+  type CreateTaskBody,
+  minCreditsRequired,
+  payloadIssues,
+  type TaskType,
+  type UpdateTaskBody,
+} from './schema.js';
 import { TaskStore } from './task-store.js';
 import { executionView, type TaskRow, taskDetail, taskListItem } from './views.js';
 
@@ -54,7 +66,8 @@ export class TaskService {
   private async checkWebhookIds(ownerId: string, ids: string[] | undefined): Promise<void> {
     const issues: ValidationIssue[] = [];
     for (const [i, id] of (ids ?? []).entries()) {
-      if (!(await this.deps.subscriptions.find(ownerId, id))) issues.push({ field: `webhook_ids.${i}`, code: 'custom', message: `Webhook ${id} not found` });
+      if (!(await this.deps.subscriptions.find(ownerId, id)))
+        issues.push({ field: `webhook_ids.${i}`, code: 'custom', message: `Webhook ${id} not found` });
     }
     if (issues.length > 0) throw new InvalidInputError(issues);
   }
@@ -80,7 +93,13 @@ export class TaskService {
   private nextOfSaved(cron: string, zone: string): string {
     const next = this.next(cron, zone);
     if (next === null) {
-      throw new InvalidInputError([{ field: 'cron_expression', code: 'custom', message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change` }]);
+      throw new InvalidInputError([
+        {
+          field: 'cron_expression',
+          code: 'custom',
+          message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change`,
+        },
+      ]);
     }
     return next;
   }
@@ -98,7 +117,13 @@ export class TaskService {
       // The implicit subscription: scoped to this task, for its task.* events (docs/api.md, "Fields": webhook_url).
       implicit = await this.deps.webhooks.create(
         ownerId,
-        { name: `Task ${body.name}`, webhook_url: body.webhook_url, event_types: TASK_EVENTS, scope: 'specific', specific_task_ids: [id] },
+        {
+          name: `Task ${body.name}`,
+          webhook_url: body.webhook_url,
+          event_types: TASK_EVENTS,
+          scope: 'specific',
+          specific_task_ids: [id],
+        },
         { taskId: id },
       );
     }
@@ -125,7 +150,11 @@ export class TaskService {
       now,
     );
     this.deps.onChange?.();
-    return { task_id: id, next_execution_at: nextAt, ...(implicit ? { webhook_id: implicit.webhook_id, webhook_secret: implicit.secret } : {}) };
+    return {
+      task_id: id,
+      next_execution_at: nextAt,
+      ...(implicit ? { webhook_id: implicit.webhook_id, webhook_secret: implicit.secret } : {}),
+    };
   }
 
   async list(ownerId: string) {
@@ -149,7 +178,10 @@ export class TaskService {
     const zone = body.timezone ?? current.timezone;
     const rescheduled = body.cron_expression !== undefined || body.timezone !== undefined;
     const next = rescheduled ? this.nextOfSaved(cron, zone) : this.next(cron, zone);
-    const changes: Updateable<ScheduledTaskTable> = { updated_at: this.now(), min_credits_required: minCreditsRequired(type, payload) };
+    const changes: Updateable<ScheduledTaskTable> = {
+      updated_at: this.now(),
+      min_credits_required: minCreditsRequired(type, payload),
+    };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
     if (body.cron_expression !== undefined) changes.cron_expression = body.cron_expression;
@@ -203,12 +235,16 @@ export class TaskService {
     const execution = await this.store.findExecution(taskId, executionId);
     if (!execution) throw new NotFoundError('execution');
     if (execution.status !== 'pending' && execution.status !== 'running') {
-      throw new ConflictError('Execution already finished', `The execution is ${execution.status}; only pending or running executions can be cancelled`);
+      throw new ConflictError(
+        'Execution already finished',
+        `The execution is ${execution.status}; only pending or running executions can be cancelled`,
+      );
     }
     const now = this.now();
     await this.store.cancelExecution(execution, now);
     // The job is cancelled too; a scrape is a single synchronous page and simply ends.
-    if (execution.job_uuid && execution.job_kind === 'crawl') await this.deps.crawls.cancel(ownerId, execution.job_uuid, now, this.deps.retentionMs);
+    if (execution.job_uuid && execution.job_kind === 'crawl')
+      await this.deps.crawls.cancel(ownerId, execution.job_uuid, now, this.deps.retentionMs);
     this.deps.onChange?.();
   }
 }

@@ -13,7 +13,16 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** The columns a new task is saved with; its state and counters start at their defaults. */
 export type NewTask = Omit<
   ScheduledTaskTable,
-  'is_active' | 'is_paused' | 'pause_reason' | 'total_executions' | 'successful_executions' | 'failed_executions' | 'consecutive_failures' | 'last_execution_at' | 'created_at' | 'updated_at'
+  | 'is_active'
+  | 'is_paused'
+  | 'pause_reason'
+  | 'total_executions'
+  | 'successful_executions'
+  | 'failed_executions'
+  | 'consecutive_failures'
+  | 'last_execution_at'
+  | 'created_at'
+  | 'updated_at'
 >;
 
 /** How an execution ended, as its job or the scheduler reports it. */
@@ -28,16 +37,27 @@ export interface ExecutionOutcome {
 // Inside a caller's transaction.
 
 /** The webhook_ids of each task named (subscriptions that receive its task events whatever their scope). */
-export async function webhookIdsOfTasks(db: Executor, taskIds: string[]): Promise<Array<{ id: string; webhookIds: string[] }>> {
+export async function webhookIdsOfTasks(
+  db: Executor,
+  taskIds: string[],
+): Promise<Array<{ id: string; webhookIds: string[] }>> {
   if (taskIds.length === 0) return [];
-  const rows = await db.selectFrom('scheduled_tasks').select(['id', 'webhook_ids']).where('id', 'in', taskIds).execute();
+  const rows = await db
+    .selectFrom('scheduled_tasks')
+    .select(['id', 'webhook_ids'])
+    .where('id', 'in', taskIds)
+    .execute();
   return rows.map((t) => ({ id: t.id, webhookIds: t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : [] }));
 }
 
 /** The tasks of revoked keys can no longer run: inactive, with no next run (docs/api.md, "Scheduled tasks"). */
 export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]): Promise<void> {
   if (ownerIds.length === 0) return;
-  await db.updateTable('scheduled_tasks').set({ is_active: 0, next_execution_at: null }).where('owner_id', 'in', ownerIds).execute();
+  await db
+    .updateTable('scheduled_tasks')
+    .set({ is_active: 0, next_execution_at: null })
+    .where('owner_id', 'in', ownerIds)
+    .execute();
 }
 
 /**
@@ -45,20 +65,44 @@ export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]):
  * `dueAt` to `next`, only where it is still `dueAt` (the optimistic check against other
  * schedulers). Returns the ids this call advanced.
  */
-export async function advanceNextRun(db: Executor, taskIds: string[], dueAt: string | null, next: string | null): Promise<string[]> {
-  const rows = await db.updateTable('scheduled_tasks').set({ next_execution_at: next }).where('id', 'in', taskIds).where('next_execution_at', '=', dueAt).returning('id').execute();
+export async function advanceNextRun(
+  db: Executor,
+  taskIds: string[],
+  dueAt: string | null,
+  next: string | null,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('scheduled_tasks')
+    .set({ next_execution_at: next })
+    .where('id', 'in', taskIds)
+    .where('next_execution_at', '=', dueAt)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** The scheduled times of a task's executions since `since` (max_executions_per_day counts them per zoned day). */
 export async function occurrencesSince(db: Executor, taskId: string, since: string): Promise<string[]> {
-  const rows = await db.selectFrom('task_executions').select('scheduled_for').where('task_id', '=', taskId).where('scheduled_for', '>=', since).execute();
+  const rows = await db
+    .selectFrom('task_executions')
+    .select('scheduled_for')
+    .where('task_id', '=', taskId)
+    .where('scheduled_for', '>=', since)
+    .execute();
   return rows.map((r) => r.scheduled_for);
 }
 
 /** The pending and running executions of the tasks named: what concurrency_mode decides on. */
-export async function activeExecutions(db: Executor, taskIds: string[]): Promise<Array<{ task_id: string; status: string }>> {
-  return db.selectFrom('task_executions').select(['task_id', 'status']).where('task_id', 'in', taskIds).where('status', 'in', ['pending', 'running']).execute();
+export async function activeExecutions(
+  db: Executor,
+  taskIds: string[],
+): Promise<Array<{ task_id: string; status: string }>> {
+  return db
+    .selectFrom('task_executions')
+    .select(['task_id', 'status'])
+    .where('task_id', 'in', taskIds)
+    .where('status', 'in', ['pending', 'running'])
+    .execute();
 }
 
 /** The highest execution_number of each task named that has executions: the next one counts on from it. */
@@ -107,12 +151,23 @@ export class TaskStore {
 
   /** A task of this owner, or undefined (another owner's task is as good as missing). */
   async findOwned(ownerId: string, id: string): Promise<TaskRow | undefined> {
-    return this.db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    return this.db
+      .selectFrom('scheduled_tasks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
   }
 
   /** An owner's tasks, newest first. */
   async listOwned(ownerId: string): Promise<TaskRow[]> {
-    return this.db.selectFrom('scheduled_tasks').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return this.db
+      .selectFrom('scheduled_tasks')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
   }
 
   /** Saves a new task: active, not paused, with no executions counted yet. */
@@ -135,7 +190,10 @@ export class TaskStore {
       .execute();
   }
 
-  /** Writes an owner's edits to a task (with its recomputed next run); state and counters are not the caller's to set here. */
+  /**
+   * Writes an owner's edits to a task (with its recomputed next run); state and counters are not the caller's to set
+   * here.
+   */
   async updateSettings(id: string, changes: Updateable<ScheduledTaskTable>): Promise<void> {
     await this.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
   }
@@ -154,7 +212,11 @@ export class TaskStore {
    */
   async pause(task: TaskRow, reason: string, now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('scheduled_tasks').set({ is_paused: 1, pause_reason: reason, next_execution_at: null, updated_at: now }).where('id', '=', task.id).execute();
+      await trx
+        .updateTable('scheduled_tasks')
+        .set({ is_paused: 1, pause_reason: reason, next_execution_at: null, updated_at: now })
+        .where('id', '=', task.id)
+        .execute();
       if (task.is_paused === 0) {
         await recordEvent(trx, taskEvents['task.paused'](task, reason, now), this.outbox);
       }
@@ -203,7 +265,11 @@ export class TaskStore {
   }
 
   /** A page of a task's executions, newest first, with how many it has in all. */
-  async executionsPage(taskId: string, limit: number, offset: number): Promise<{ rows: ExecutionRow[]; total: number }> {
+  async executionsPage(
+    taskId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: ExecutionRow[]; total: number }> {
     const rows = await this.db
       .selectFrom('task_executions')
       .selectAll()
@@ -212,13 +278,22 @@ export class TaskStore {
       .limit(limit)
       .offset(offset)
       .execute();
-    const total = await this.db.selectFrom('task_executions').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const total = await this.db
+      .selectFrom('task_executions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     return { rows, total: Number(total.n) };
   }
 
   /** An execution of this task, or undefined. */
   async findExecution(taskId: string, executionId: string): Promise<ExecutionRow | undefined> {
-    return this.db.selectFrom('task_executions').selectAll().where('id', '=', executionId).where('task_id', '=', taskId).executeTakeFirst();
+    return this.db
+      .selectFrom('task_executions')
+      .selectAll()
+      .where('id', '=', executionId)
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
   }
 
   /**
@@ -228,15 +303,26 @@ export class TaskStore {
   async cancelExecution(execution: ExecutionRow, now: string): Promise<void> {
     await this.db
       .updateTable('task_executions')
-      .set({ status: 'cancelled', completed_at: now, started_at: execution.started_at ?? now, error_message: 'Cancelled by user' })
+      .set({
+        status: 'cancelled',
+        completed_at: now,
+        started_at: execution.started_at ?? now,
+        error_message: 'Cancelled by user',
+      })
       .where('id', '=', execution.id)
       .where('status', 'in', ['pending', 'running'])
       .execute();
   }
 
   /** Links an execution to the job that runs it: reconcile() ends the execution when that job ends. */
-  /** Running executions after `afterId` in id order, `limit` at a time (the scheduler reconciles them all, page by page). */
-  async runningExecutions(afterId: string, limit: number): Promise<Array<Pick<ExecutionRow, 'id' | 'job_uuid' | 'started_at'>>> {
+  /**
+   * Running executions after `afterId` in id order, `limit` at a time (the scheduler reconciles them all, page by
+   * page).
+   */
+  async runningExecutions(
+    afterId: string,
+    limit: number,
+  ): Promise<Array<Pick<ExecutionRow, 'id' | 'job_uuid' | 'started_at'>>> {
     return this.db
       .selectFrom('task_executions')
       .select(['id', 'job_uuid', 'started_at'])
@@ -258,7 +344,12 @@ export class TaskStore {
    * mode the start of the oldest waiting execution (not when the task was just paused). Returns
    * that started execution with its task, for the caller to run its job.
    */
-  async endExecution(executionId: string, outcome: ExecutionOutcome, now: string, autoPauseAfter: number): Promise<{ task: TaskRow; execution: ExecutionRow } | undefined> {
+  async endExecution(
+    executionId: string,
+    outcome: ExecutionOutcome,
+    now: string,
+    autoPauseAfter: number,
+  ): Promise<{ task: TaskRow; execution: ExecutionRow } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const ended = await trx
         .updateTable('task_executions')
@@ -277,7 +368,11 @@ export class TaskStore {
         .returningAll()
         .executeTakeFirst();
       if (!ended) return undefined;
-      const task = await trx.selectFrom('scheduled_tasks').selectAll().where('id', '=', ended.task_id).executeTakeFirst();
+      const task = await trx
+        .selectFrom('scheduled_tasks')
+        .selectAll()
+        .where('id', '=', ended.task_id)
+        .executeTakeFirst();
       if (!task) return undefined;
       const failed = outcome.status === 'failed';
       const streak = failed ? task.consecutive_failures + 1 : 0;
@@ -295,13 +390,26 @@ export class TaskStore {
         })
         .where('id', '=', task.id)
         .execute();
-      const run = failed ? taskEvents['task.failed'](task, ended, now, outcome.error) : taskEvents['task.executed'](task, ended, now);
+      const run = failed
+        ? taskEvents['task.failed'](task, ended, now, outcome.error)
+        : taskEvents['task.executed'](task, ended, now);
       await recordEvent(trx, run, this.outbox);
       if (pause) await recordEvent(trx, taskEvents['task.paused'](task, pauseReason, now), this.outbox);
       // queue mode: the oldest waiting execution starts now.
-      const queued = await trx.selectFrom('task_executions').selectAll().where('task_id', '=', task.id).where('status', '=', 'pending').orderBy('execution_number').limit(1).executeTakeFirst();
+      const queued = await trx
+        .selectFrom('task_executions')
+        .selectAll()
+        .where('task_id', '=', task.id)
+        .where('status', '=', 'pending')
+        .orderBy('execution_number')
+        .limit(1)
+        .executeTakeFirst();
       if (!queued || pause) return undefined;
-      await trx.updateTable('task_executions').set({ status: 'running', started_at: now }).where('id', '=', queued.id).execute();
+      await trx
+        .updateTable('task_executions')
+        .set({ status: 'running', started_at: now })
+        .where('id', '=', queued.id)
+        .execute();
       return { task, execution: { ...queued, status: 'running', started_at: now } };
     });
   }

@@ -5,7 +5,12 @@ import type { ScheduledTaskTable, TaskExecutionTable } from '../store/schema.js'
 export type TaskRow = Selectable<ScheduledTaskTable>;
 export type ExecutionRow = Selectable<TaskExecutionTable>;
 
-const ICONS: Record<string, string> = { scrape: 'file-text', crawl: 'spider', search: 'search', template: 'layout-template' };
+const ICONS: Record<string, string> = {
+  scrape: 'file-text',
+  crawl: 'spider',
+  search: 'search',
+  template: 'layout-template',
+};
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 /** The list shape: without description, task_payload, concurrency_mode, updated_at and icon. */

@@ -14,7 +14,9 @@ export interface BackgroundLoopOptions {
   /** Names the loop in its log lines ("scheduler", "crawl worker", ...). */
   name: string;
   logger: Pick<BaseLogger, 'info' | 'warn' | 'error'>;
-  /** First wait after a failed step; doubles with each failure in a row, up to LOOP_BACKOFF_CAP_MS (or this, if longer). */
+  /**
+   * First wait after a failed step; doubles with each failure in a row, up to LOOP_BACKOFF_CAP_MS (or this, if longer).
+   */
   backoffBaseMs: number;
 }
 
@@ -39,7 +41,12 @@ export class BackgroundLoop {
   private readonly failures: LoopFailures;
 
   constructor(o: BackgroundLoopOptions) {
-    this.failures = new LoopFailures({ name: o.name, logger: o.logger, baseMs: o.backoffBaseMs, capMs: Math.max(o.backoffBaseMs, LOOP_BACKOFF_CAP_MS) });
+    this.failures = new LoopFailures({
+      name: o.name,
+      logger: o.logger,
+      baseMs: o.backoffBaseMs,
+      capMs: Math.max(o.backoffBaseMs, LOOP_BACKOFF_CAP_MS),
+    });
   }
 
   /** Not started, or stop() was called (true from the call on, while the last step may still end). */
@@ -47,7 +54,9 @@ export class BackgroundLoop {
     return this.run === undefined || this.run.stopped;
   }
 
-  /** Starts stepping; does nothing while running. Started again during a stop, it takes over once the last step ended. */
+  /**
+   * Starts stepping; does nothing while running. Started again during a stop, it takes over once the last step ended.
+   */
   start(step: () => Promise<StepResult>): void {
     if (!this.stopped) return;
     const previous = this.run?.done ?? Promise.resolve();

@@ -48,7 +48,10 @@ export class LoopFailures {
       this.outageLogged = this.outageSince - this.lastOutageEnd >= FLAP_QUIET_MS;
       if (this.outageLogged) {
         const message = error instanceof Error ? error.message : String(error);
-        this.o.logger.warn({ err: { message }, store: kind }, `${this.o.name}: the database is ${kind === 'full' ? 'full' : 'unreachable'}; backing off until it is back`);
+        this.o.logger.warn(
+          { err: { message }, store: kind },
+          `${this.o.name}: the database is ${kind === 'full' ? 'full' : 'unreachable'}; backing off until it is back`,
+        );
       }
     }
     return Math.min(this.o.capMs, this.o.baseMs * 2 ** Math.min(this.streak - 1, 30));
@@ -56,7 +59,11 @@ export class LoopFailures {
 
   succeeded(): void {
     if (this.outageSince !== undefined) {
-      if (this.outageLogged) this.o.logger.info({ failedSteps: this.streak, outageMs: this.now() - this.outageSince }, `${this.o.name}: the database is back; resuming`);
+      if (this.outageLogged)
+        this.o.logger.info(
+          { failedSteps: this.streak, outageMs: this.now() - this.outageSince },
+          `${this.o.name}: the database is back; resuming`,
+        );
       this.lastOutageEnd = this.now();
     }
     this.streak = 0;

@@ -9,7 +9,8 @@ export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`LruCache capacity must be a positive integer, not ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`LruCache capacity must be a positive integer, not ${capacity}`);
   }
 
   get size(): number {

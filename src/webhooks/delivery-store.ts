@@ -6,13 +6,22 @@ import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../sto
 import { markEventsDispatched, selectUndispatchedEvents } from '../events/outbox.js';
 import { hasRetryLeft } from './backoff.js';
 import { type FullGroups, receiverOf } from './slots.js';
-import { activeSubscriptionsOf, countFinalDelivery, deleteSubscriptionRow, type Subscription, subscriptionsById } from './subscription-store.js';
+import {
+  activeSubscriptionsOf,
+  countFinalDelivery,
+  deleteSubscriptionRow,
+  type Subscription,
+  subscriptionsById,
+} from './subscription-store.js';
 
 /**
  * The subscriptions a task names for its task.* events (its `webhook_ids`), read in the fan-out's
  * transaction. Given by the app (tasks/task-store.ts owns the table), so webhooks/ does not import tasks/.
  */
-export type TaskWebhookLookup = (db: Transaction<Database>, taskIds: string[]) => Promise<Array<{ id: string; webhookIds: string[] }>>;
+export type TaskWebhookLookup = (
+  db: Transaction<Database>,
+  taskIds: string[],
+) => Promise<Array<{ id: string; webhookIds: string[] }>>;
 
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
@@ -84,7 +93,10 @@ export class DeliveryStore {
     private readonly webhookIdsOfTasks: TaskWebhookLookup,
   ) {}
 
-  /** Deletes a subscription of this owner with its deliveries and their attempts, in one transaction; false if there is none. */
+  /**
+   * Deletes a subscription of this owner with its deliveries and their attempts, in one transaction; false if there is
+   * none.
+   */
   async deleteSubscription(ownerId: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await deleteSubscriptionRow(trx, ownerId, id))) return false;
@@ -106,7 +118,9 @@ export class DeliveryStore {
       const byOwner = new Map<string, Subscription[]>();
       for (const s of subs) byOwner.set(s.ownerId, [...(byOwner.get(s.ownerId) ?? []), s]);
       // A task's webhook_ids name subscriptions that receive its task events whatever their scope.
-      const taskIds = [...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string))];
+      const taskIds = [
+        ...new Set(events.filter((e) => e.type.startsWith('task.') && e.subject_id).map((e) => e.subject_id as string)),
+      ];
       const taskHooks = new Map<string, string[]>();
       if (taskIds.length > 0) {
         for (const t of await this.webhookIdsOfTasks(trx, taskIds)) taskHooks.set(t.id, t.webhookIds);
@@ -120,15 +134,37 @@ export class DeliveryStore {
           rows.push(newDelivery({ sub, eventId: e.id, eventType: e.type, body: e.payload, now }));
         }
       }
-      for (let i = 0; i < rows.length; i += 200) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
-      await markEventsDispatched(trx, events.map((e) => e.seq));
+      for (let i = 0; i < rows.length; i += 200)
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(i, i + 200))
+          .execute();
+      await markEventsDispatched(
+        trx,
+        events.map((e) => e.seq),
+      );
       return { events: events.length, deliveries: rows.length };
     });
   }
 
   /** A delivery outside fan-out (test, replay): pending at once. */
-  async insertDirect(input: { sub: Subscription; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): Promise<string> {
-    const row = newDelivery({ sub: input.sub, eventId: null, eventType: input.eventType, body: input.body, now: input.now, isTest: input.isTest, replayOf: input.replayOf });
+  async insertDirect(input: {
+    sub: Subscription;
+    eventType: string;
+    body: string;
+    now: string;
+    isTest?: boolean;
+    replayOf?: string;
+  }): Promise<string> {
+    const row = newDelivery({
+      sub: input.sub,
+      eventId: null,
+      eventType: input.eventType,
+      body: input.body,
+      now: input.now,
+      isTest: input.isTest,
+      replayOf: input.replayOf,
+    });
     await this.db.insertInto('webhook_deliveries').values(row).execute();
     return row.id;
   }
@@ -189,11 +225,19 @@ export class DeliveryStore {
         await trx
           .updateTable('webhook_deliveries')
           .set((eb) => ({ ...lease, attempt_number: eb('attempt_number', '+', 1) }))
-          .where('id', 'in', fresh.map((d) => d.id))
+          .where(
+            'id',
+            'in',
+            fresh.map((d) => d.id),
+          )
           .execute();
       }
       for (const r of resumed) {
-        await trx.updateTable('webhook_deliveries').set({ ...lease, attempt_number: r.attemptNumber }).where('id', '=', r.row.id).execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ ...lease, attempt_number: r.attemptNumber })
+          .where('id', '=', r.row.id)
+          .execute();
       }
       const claimed: ClaimedDelivery[] = [];
       const started = [...fresh.map((row) => ({ row, attemptNumber: row.attempt_number + 1 })), ...resumed];
@@ -220,7 +264,8 @@ export class DeliveryStore {
         // Until the takeover: when the sender died is not known.
         duration_ms: Math.max(0, Date.parse(now) - Date.parse(startedAt)),
         error_code: INTERRUPTED,
-        error_message: 'The sender stopped before this attempt finished (its lease ran out); the receiver may or may not have received it',
+        error_message:
+          'The sender stopped before this attempt finished (its lease ran out); the receiver may or may not have received it',
         response_body: null,
       })
       .execute();
@@ -237,14 +282,20 @@ export class DeliveryStore {
         lease_until: null,
         attempt_started_at: null,
         error_code: SUBSCRIPTION_INACTIVE,
-        error_message: 'The subscription was deactivated before this delivery was sent; replay it once the subscription is active again',
+        error_message:
+          'The subscription was deactivated before this delivery was sent; replay it once the subscription is active again',
         finished_at: now,
       })
       .where('id', '=', d.id)
       .execute();
   }
 
-  private async failInterrupted(trx: Transaction<Database>, d: DeliveryRow, attemptNumber: number, now: string): Promise<void> {
+  private async failInterrupted(
+    trx: Transaction<Database>,
+    d: DeliveryRow,
+    attemptNumber: number,
+    now: string,
+  ): Promise<void> {
     await trx
       .updateTable('webhook_deliveries')
       .set({
@@ -340,19 +391,33 @@ export class DeliveryStore {
         response_body: a.responseBody ?? null,
       })
       .execute();
-    if (a.result !== 'retry') await countFinalDelivery(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
+    if (a.result !== 'retry')
+      await countFinalDelivery(trx, delivery.subscription_id, delivery.is_test === 1, a.result, a.finishedAt);
     return 'recorded';
   }
 
   async find(subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('subscription_id', '=', subscriptionId).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .where('subscription_id', '=', subscriptionId)
+      .executeTakeFirst();
   }
 
   async attempts(deliveryId: string): Promise<AttemptRow[]> {
-    return this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_number').execute();
+    return this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('attempt_number')
+      .execute();
   }
 
-  async list(subscriptionId: string, q: { limit: number; offset: number; status?: string; from?: string; to?: string }): Promise<DeliveryRow[]> {
+  async list(
+    subscriptionId: string,
+    q: { limit: number; offset: number; status?: string; from?: string; to?: string },
+  ): Promise<DeliveryRow[]> {
     let query = this.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId);
     if (q.status) query = query.where('status', '=', q.status);
     if (q.from) query = query.where('created_at', '>=', q.from);
@@ -365,13 +430,24 @@ export class DeliveryStore {
  * Deletes a subscription's deliveries and their attempts. Pass the transaction that deletes the
  * subscription: the subscription and its history go together or not at all.
  */
-export async function deleteDeliveriesOfSubscription(db: Kysely<Database> | Transaction<Database>, subscriptionId: string): Promise<void> {
+export async function deleteDeliveriesOfSubscription(
+  db: Kysely<Database> | Transaction<Database>,
+  subscriptionId: string,
+): Promise<void> {
   const deliveries = db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscriptionId);
   await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
   await db.deleteFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).execute();
 }
 
-function newDelivery(input: { sub: Subscription; eventId: string | null; eventType: string; body: string; now: string; isTest?: boolean; replayOf?: string }): DeliveryRow {
+function newDelivery(input: {
+  sub: Subscription;
+  eventId: string | null;
+  eventType: string;
+  body: string;
+  now: string;
+  isTest?: boolean;
+  replayOf?: string;
+}): DeliveryRow {
   const tooLarge = Buffer.byteLength(input.body, 'utf8') > WEBHOOK_PAYLOAD_MAX_BYTES;
   return {
     id: randomUUID(),

@@ -73,10 +73,20 @@ export class WebhookDispatcher {
   private readonly recordFailures: LoopFailures;
 
   constructor(private readonly o: DispatcherOptions) {
-    this.slots = new DeliverySlots({ total: o.concurrency, perSubscription: o.perSubscription, perOwner: o.perOwner, perReceiver: o.perReceiver });
+    this.slots = new DeliverySlots({
+      total: o.concurrency,
+      perSubscription: o.perSubscription,
+      perOwner: o.perOwner,
+      perReceiver: o.perReceiver,
+    });
     this.fanOut = new BackgroundLoop({ name: 'webhook fan-out', logger: o.logger, backoffBaseMs: o.pollMs });
     this.sender = new BackgroundLoop({ name: 'webhook claims', logger: o.logger, backoffBaseMs: o.pollMs });
-    this.recordFailures = new LoopFailures({ name: 'webhook attempt records', logger: o.logger, baseMs: o.pollMs, capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS) });
+    this.recordFailures = new LoopFailures({
+      name: 'webhook attempt records',
+      logger: o.logger,
+      baseMs: o.pollMs,
+      capMs: Math.max(o.pollMs, LOOP_BACKOFF_CAP_MS),
+    });
   }
 
   private stopListening: (() => void) | undefined;
@@ -111,7 +121,10 @@ export class WebhookDispatcher {
     // cannot be written: stop waits for that at most a lease, then leaves them to their leases
     // (another sender takes them over as interrupted attempts).
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, this.o.leaseMs)))]);
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.o.leaseMs))),
+    ]);
     clearTimeout(timer);
     this.abandoned = true;
     for (const unwritten of this.unrecorded.splice(0)) unwritten.done();
@@ -153,7 +166,11 @@ export class WebhookDispatcher {
           // One bad record must not lose the others: write them one by one.
           this.o.logger.error({ err: error }, 'batched webhook attempt records failed; writing one by one');
           for (const b of batch) {
-            await this.o.deliveries.recordAttempt(b.record).catch((e: unknown) => this.o.logger.error({ err: e, deliveryId: b.record.deliveryId }, 'webhook attempt record failed'));
+            await this.o.deliveries
+              .recordAttempt(b.record)
+              .catch((e: unknown) =>
+                this.o.logger.error({ err: e, deliveryId: b.record.deliveryId }, 'webhook attempt record failed'),
+              );
           }
         }
         for (const b of batch) b.done();
@@ -166,7 +183,11 @@ export class WebhookDispatcher {
 
   private async renew(): Promise<void> {
     try {
-      await this.o.deliveries.renewLeases(this.workerId, [...this.leased], new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString());
+      await this.o.deliveries.renewLeases(
+        this.workerId,
+        [...this.leased],
+        new Date(this.o.clock().getTime() + this.o.leaseMs).toISOString(),
+      );
     } catch {
       // The loops report an outage; a lease that runs out meanwhile is taken over as interrupted.
     }
@@ -185,7 +206,8 @@ export class WebhookDispatcher {
     // With a backlog, claim in batches (an eighth of the slots at least) rather than one
     // claim per finished delivery: each claim is a transaction and an index scan. Deliveries
     // that end wake the loop.
-    if (free < Math.ceil(this.o.concurrency / 8) && this.inFlight.size > 0) return { sleepMs: this.o.pollMs, tried: false };
+    if (free < Math.ceil(this.o.concurrency / 8) && this.inFlight.size > 0)
+      return { sleepMs: this.o.pollMs, tried: false };
     const claimed =
       free > 0
         ? await this.o.deliveries.claim({
@@ -198,11 +220,17 @@ export class WebhookDispatcher {
           })
         : [];
     for (const c of claimed) {
-      const key = { subscription_id: c.delivery.subscription_id, owner_id: c.delivery.owner_id, receiver: c.delivery.receiver };
+      const key = {
+        subscription_id: c.delivery.subscription_id,
+        owner_id: c.delivery.owner_id,
+        receiver: c.delivery.receiver,
+      };
       this.slots.take(key);
       this.leased.add(c.delivery.id);
       const task = this.deliver(c)
-        .catch((error: unknown) => this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'))
+        .catch((error: unknown) =>
+          this.o.logger.error({ err: error, deliveryId: c.delivery.id }, 'webhook delivery failed unexpectedly'),
+        )
         .finally(() => {
           // Its lease is no longer renewed: if its outcome was not recorded, it is taken over once the lease runs out.
           this.leased.delete(c.delivery.id);
@@ -255,15 +283,26 @@ export class WebhookDispatcher {
       return;
     }
     if (outcome.kind === 'blocked') {
-      await this.record({ ...base, result: 'failed', errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+      await this.record({
+        ...base,
+        result: 'failed',
+        errorCode: outcome.errorCode,
+        errorMessage: outcome.errorMessage,
+      });
       return;
     }
-    const delay = nextRetryDelayMs(attemptNumber, { maxRetries: subscription.maxRetries, multiplier: subscription.retryBackoffMultiplier, unitMs: this.o.retryUnitMs });
+    const delay = nextRetryDelayMs(attemptNumber, {
+      maxRetries: subscription.maxRetries,
+      multiplier: subscription.retryBackoffMultiplier,
+      unitMs: this.o.retryUnitMs,
+    });
     await this.record({
       ...base,
       errorCode: outcome.errorCode,
       errorMessage: outcome.errorMessage,
-      ...(delay === undefined ? { result: 'failed' as const } : { result: 'retry' as const, nextAttemptAt: new Date(finished.getTime() + delay).toISOString() }),
+      ...(delay === undefined
+        ? { result: 'failed' as const }
+        : { result: 'retry' as const, nextAttemptAt: new Date(finished.getTime() + delay).toISOString() }),
     });
   }
 }

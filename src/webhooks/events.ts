@@ -4,7 +4,10 @@ import type { DomainEvent } from '../events/domain-event.js';
 export type WebhookTestPayload = { message: string; timestamp: string; webhook_id: string };
 
 export const webhookEvents = {
-  'webhook.test': (subscription: { id: string; ownerId: string }, at: string): DomainEvent<'webhook.test', WebhookTestPayload> => ({
+  'webhook.test': (
+    subscription: { id: string; ownerId: string },
+    at: string,
+  ): DomainEvent<'webhook.test', WebhookTestPayload> => ({
     type: 'webhook.test',
     ownerId: subscription.ownerId,
     subjectId: subscription.id,

@@ -5,25 +5,38 @@ import { EVENT_NAMES } from '../events/catalogue.js';
 export const MAX_CUSTOM_HEADERS = 20;
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers a subscription may not set: ours, and those that would corrupt the request. */
-const RESERVED_HEADERS = /^(content-type|content-length|host|transfer-encoding|connection|user-agent|x-service-signature|x-webhook-.*|webhook-.*)$/i;
+const RESERVED_HEADERS =
+  /^(content-type|content-length|host|transfer-encoding|connection|user-agent|x-service-signature|x-webhook-.*|webhook-.*)$/i;
 
 const eventTypes = z
-  .array(z.string().refine((name) => EVENT_NAMES.has(name), { message: 'Unknown event type; see GET /v1/webhook-events' }))
+  .array(
+    z.string().refine((name) => EVENT_NAMES.has(name), { message: 'Unknown event type; see GET /v1/webhook-events' }),
+  )
   .min(1)
   .max(EVENT_NAMES.size)
   .refine((list) => new Set(list).size === list.length, { message: 'Event types must not repeat' });
 
-const customHeaders = z
-  .record(z.string(), z.string().max(8192))
-  .superRefine((headers, ctx) => {
-    const names = Object.keys(headers);
-    if (names.length > MAX_CUSTOM_HEADERS) ctx.addIssue({ code: 'too_big', maximum: MAX_CUSTOM_HEADERS, origin: 'object', message: `At most ${MAX_CUSTOM_HEADERS} custom headers` });
-    for (const name of names) {
-      if (!HEADER_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'Not a valid header name' });
-      else if (RESERVED_HEADERS.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `Header ${name} is set by the service and cannot be replaced` });
-      if (/[\r\n\0]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'Header values must not contain CR, LF or NUL' });
-    }
-  });
+const customHeaders = z.record(z.string(), z.string().max(8192)).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > MAX_CUSTOM_HEADERS)
+    ctx.addIssue({
+      code: 'too_big',
+      maximum: MAX_CUSTOM_HEADERS,
+      origin: 'object',
+      message: `At most ${MAX_CUSTOM_HEADERS} custom headers`,
+    });
+  for (const name of names) {
+    if (!HEADER_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'Not a valid header name' });
+    else if (RESERVED_HEADERS.test(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `Header ${name} is set by the service and cannot be replaced`,
+      });
+    if (/[\r\n\0]/.test(headers[name] ?? ''))
+      ctx.addIssue({ code: 'custom', path: [name], message: 'Header values must not contain CR, LF or NUL' });
+  }
+});
 
 const fields = {
   name: z.string().trim().min(1).max(255),
@@ -70,7 +83,9 @@ export type UpdateWebhookBody = z.infer<typeof updateWebhookSchema>;
 
 const isoDate = z
   .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), { message: 'Must be an ISO 8601 date or date-time' });
+  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: 'Must be an ISO 8601 date or date-time',
+  });
 
 export const deliveriesQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),

@@ -25,7 +25,14 @@ export type AttemptOutcome =
   /** 3xx (never followed) and 4xx: failed, no retry. */
   | { kind: 'rejected'; statusCode: number; durationMs: number; responseBody: string }
   /** 5xx (errorCode HTTP_5xx), timeout or network error. */
-  | { kind: 'retryable'; statusCode?: number; durationMs: number; responseBody?: string; errorCode: string; errorMessage: string }
+  | {
+      kind: 'retryable';
+      statusCode?: number;
+      durationMs: number;
+      responseBody?: string;
+      errorCode: string;
+      errorMessage: string;
+    }
   /** The target is, or resolves to, a private address: failed, no retry. */
   | { kind: 'blocked'; durationMs: number; errorCode: 'BLOCKED_ADDRESS'; errorMessage: string };
 
@@ -98,7 +105,9 @@ function bodyText(bytes: Buffer): string {
 
 /** The guard's refusal, also when it reaches us through a layer that copied its code but not its class. */
 function isBlocked(err: unknown): err is Error & { code: 'BLOCKED_ADDRESS' } {
-  return err instanceof BlockedAddressError || (err instanceof Error && 'code' in err && err.code === 'BLOCKED_ADDRESS');
+  return (
+    err instanceof BlockedAddressError || (err instanceof Error && 'code' in err && err.code === 'BLOCKED_ADDRESS')
+  );
 }
 
 /**
@@ -114,10 +123,20 @@ export async function sendWebhook(req: SendRequest): Promise<AttemptOutcome> {
     url = new URL(req.url);
   } catch {
     // Unreachable for URLs validated at subscription time; nothing better than "retryable" fits the outcome type.
-    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: 'The webhook URL does not parse' };
+    return {
+      kind: 'retryable',
+      durationMs: elapsed(),
+      errorCode: 'INVALID_URL',
+      errorMessage: 'The webhook URL does not parse',
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { kind: 'retryable', durationMs: elapsed(), errorCode: 'INVALID_URL', errorMessage: `The webhook URL's scheme ${url.protocol} is not http or https` };
+    return {
+      kind: 'retryable',
+      durationMs: elapsed(),
+      errorCode: 'INVALID_URL',
+      errorMessage: `The webhook URL's scheme ${url.protocol} is not http or https`,
+    };
   }
   const host = url.host;
 
@@ -126,7 +145,10 @@ export async function sendWebhook(req: SendRequest): Promise<AttemptOutcome> {
   if (!req.allowPrivateAddresses) {
     const verdict = checkHostLiteral(url.hostname);
     if (!verdict.allowed) {
-      const err = new BlockedAddressError(url.hostname, verdict.address, { setting: WEBHOOK_GUARD_SETTING, reason: verdict.reason });
+      const err = new BlockedAddressError(url.hostname, verdict.address, {
+        setting: WEBHOOK_GUARD_SETTING,
+        reason: verdict.reason,
+      });
       return { kind: 'blocked', durationMs: elapsed(), errorCode: 'BLOCKED_ADDRESS', errorMessage: err.message };
     }
   }

@@ -48,11 +48,19 @@ export class WebhookService {
   /** An inactive subscription receives nothing, asked for or not. */
   private async activeSubscription(ownerId: string, id: string, what: string): Promise<Subscription> {
     const sub = await this.subscription(ownerId, id);
-    if (!sub.isActive) throw new ConflictError('Subscription inactive', `The subscription is inactive${sub.disabledReason ? ` (${sub.disabledReason})` : ''}; activate it before ${what}`);
+    if (!sub.isActive)
+      throw new ConflictError(
+        'Subscription inactive',
+        `The subscription is inactive${sub.disabledReason ? ` (${sub.disabledReason})` : ''}; activate it before ${what}`,
+      );
     return sub;
   }
 
-  async create(ownerId: string, body: CreateWebhookBody, options: { taskId?: string } = {}): Promise<{ webhook_id: string; secret: string; message: string }> {
+  async create(
+    ownerId: string,
+    body: CreateWebhookBody,
+    options: { taskId?: string } = {},
+  ): Promise<{ webhook_id: string; secret: string; message: string }> {
     this.checkUrl(body.webhook_url);
     const fields: SubscriptionFields = {
       name: body.name,
@@ -70,8 +78,19 @@ export class WebhookService {
     };
     const id = randomUUID();
     const secret = generateWebhookSecret();
-    await this.deps.subscriptions.insert({ id, ownerId, secret, fields, taskId: options.taskId, now: this.deps.clock().toISOString() });
-    return { webhook_id: id, secret, message: 'Webhook subscription created; store the secret now, it is not shown again' };
+    await this.deps.subscriptions.insert({
+      id,
+      ownerId,
+      secret,
+      fields,
+      taskId: options.taskId,
+      now: this.deps.clock().toISOString(),
+    });
+    return {
+      webhook_id: id,
+      secret,
+      message: 'Webhook subscription created; store the secret now, it is not shown again',
+    };
   }
 
   async list(ownerId: string) {
@@ -88,7 +107,9 @@ export class WebhookService {
     const scope = body.scope ?? current.scope;
     const taskIds = body.specific_task_ids ?? current.specificTaskIds ?? [];
     if (scope === 'specific' && taskIds.length === 0) {
-      throw new InvalidInputError([{ field: 'specific_task_ids', code: 'custom', message: 'Required when scope is "specific"' }]);
+      throw new InvalidInputError([
+        { field: 'specific_task_ids', code: 'custom', message: 'Required when scope is "specific"' },
+      ]);
     }
     const changes: Partial<SubscriptionFields> = {};
     if (body.name !== undefined) changes.name = body.name;
@@ -117,7 +138,8 @@ export class WebhookService {
   }
 
   async setActive(ownerId: string, id: string, active: boolean): Promise<{ uuid: string; is_active: boolean }> {
-    if (!(await this.deps.subscriptions.setActive(ownerId, id, active, this.deps.clock().toISOString()))) throw new NotFoundError('webhook');
+    if (!(await this.deps.subscriptions.setActive(ownerId, id, active, this.deps.clock().toISOString())))
+      throw new NotFoundError('webhook');
     return { uuid: id, is_active: active };
   }
 
@@ -127,7 +149,13 @@ export class WebhookService {
     this.deps.testLimit?.check(ownerId, sub.id, clock.getTime());
     const now = clock.toISOString();
     const event = webhookEvents['webhook.test'](sub, now);
-    const deliveryId = await this.deps.deliveries.insertDirect({ sub, eventType: event.type, body: JSON.stringify(event.payload), now, isTest: true });
+    const deliveryId = await this.deps.deliveries.insertDirect({
+      sub,
+      eventType: event.type,
+      body: JSON.stringify(event.payload),
+      now,
+      isTest: true,
+    });
     this.deps.onDeliveryQueued?.();
     return { delivery_id: deliveryId };
   }
@@ -136,7 +164,11 @@ export class WebhookService {
     const sub = await this.activeSubscription(ownerId, id, 'replaying a delivery');
     const original = await this.deps.deliveries.find(sub.id, deliveryId);
     if (!original) throw new NotFoundError('delivery');
-    if (original.status !== 'failed') throw new ConflictError('Delivery not failed', `Only failed deliveries can be replayed; this one is ${original.status}`);
+    if (original.status !== 'failed')
+      throw new ConflictError(
+        'Delivery not failed',
+        `Only failed deliveries can be replayed; this one is ${original.status}`,
+      );
     const newId = await this.deps.deliveries.insertDirect({
       sub,
       eventType: original.event_type,
@@ -153,11 +185,21 @@ export class WebhookService {
     const sub = await this.subscription(ownerId, id);
     const limit = query.limit ?? 100;
     const offset = query.offset ?? 0;
-    const rows = await this.deps.deliveries.list(sub.id, { limit, offset, status: query.status, from: toBound(query.from, false), to: toBound(query.to, true) });
+    const rows = await this.deps.deliveries.list(sub.id, {
+      limit,
+      offset,
+      status: query.status,
+      from: toBound(query.from, false),
+      to: toBound(query.to, true),
+    });
     return {
       success: true,
       data: rows.map(deliveryRecord),
-      meta: { limit, offset, filters: { status: query.status ?? null, from: query.from ?? null, to: query.to ?? null } },
+      meta: {
+        limit,
+        offset,
+        filters: { status: query.status ?? null, from: query.from ?? null, to: query.to ?? null },
+      },
     };
   }
 
@@ -166,6 +208,10 @@ export class WebhookService {
     const row = await this.deps.deliveries.find(sub.id, deliveryId);
     if (!row) throw new NotFoundError('delivery');
     const attempts = await this.deps.deliveries.attempts(row.id);
-    return { ...deliveryRecord(row), payload: JSON.parse(row.payload) as unknown, attempts: attempts.map(attemptRecord) };
+    return {
+      ...deliveryRecord(row),
+      payload: JSON.parse(row.payload) as unknown,
+      attempts: attempts.map(attemptRecord),
+    };
   }
 }

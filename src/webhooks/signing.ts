@@ -13,7 +13,10 @@ export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
-/** 'sha256=' + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret string's UTF-8 bytes (as GitHub does). */
+/**
+ * 'sha256=' + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret string's UTF-8 bytes (as GitHub
+ * does).
+ */
 export function serviceSignature(secret: string, body: string | Buffer): string {
   return SERVICE_PREFIX + serviceDigest(secret, body).toString('hex');
 }
@@ -29,7 +32,8 @@ function serviceDigest(secret: string, body: string | Buffer): Buffer {
  */
 function standardKey(secret: string): Buffer {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  if (encoded === '' || !BASE64.test(encoded)) throw new TypeError('Webhook secret is not base64 after its whsec_ prefix');
+  if (encoded === '' || !BASE64.test(encoded))
+    throw new TypeError('Webhook secret is not base64 after its whsec_ prefix');
   return Buffer.from(encoded, 'base64');
 }
 
@@ -38,8 +42,16 @@ function standardDigest(key: Buffer, id: string, timestampSeconds: number, body:
   return createHmac('sha256', key).update(`${id}.${timestampSeconds}.`, 'utf8').update(body).digest();
 }
 
-/** Standard Webhooks: 'v1,' + base64 HMAC-SHA256 of `${id}.${timestampSeconds}.${body}`, keyed with base64-decoded secret after the 'whsec_' prefix. */
-export function standardWebhooksSignature(secret: string, id: string, timestampSeconds: number, body: string | Buffer): string {
+/**
+ * Standard Webhooks: 'v1,' + base64 HMAC-SHA256 of `${id}.${timestampSeconds}.${body}`, keyed with base64-decoded
+ * secret after the 'whsec_' prefix.
+ */
+export function standardWebhooksSignature(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string | Buffer,
+): string {
   return STANDARD_VERSION + standardDigest(standardKey(secret), id, timestampSeconds, body).toString('base64');
 }
 

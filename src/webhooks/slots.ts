@@ -1,4 +1,5 @@
-// A sender's delivery slots: how many are in flight per subscription, owner (API key) and receiver, and which due deliveries fit.
+// A sender's delivery slots: how many are in flight per subscription, owner (API key) and receiver, and which due
+// deliveries fit.
 
 export interface SlotLimits {
   /** Deliveries in flight in this process. */
@@ -97,7 +98,8 @@ export class DeliverySlots {
   choose<T extends SlotKey>(due: readonly T[], max: number): T[] {
     const planned = { subscription: new Map() as Counts, owner: new Map() as Counts, receiver: new Map() as Counts };
     const fits = (d: T): boolean =>
-      (this.bySubscription.get(d.subscription_id) ?? 0) + (planned.subscription.get(d.subscription_id) ?? 0) < this.limits.perSubscription &&
+      (this.bySubscription.get(d.subscription_id) ?? 0) + (planned.subscription.get(d.subscription_id) ?? 0) <
+        this.limits.perSubscription &&
       (this.byOwner.get(d.owner_id) ?? 0) + (planned.owner.get(d.owner_id) ?? 0) < this.limits.perOwner &&
       (this.byReceiver.get(d.receiver) ?? 0) + (planned.receiver.get(d.receiver) ?? 0) < this.limits.perReceiver;
     const queues = new Map<string, T[]>();

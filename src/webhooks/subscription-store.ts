@@ -8,7 +8,10 @@ export type SubscriptionRow = WebhookSubscriptionTable;
 /** The store itself, or a transaction a caller holds the subscription rows' reads and writes in. */
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** After this many consecutive failed deliveries a subscription is disabled (docs/webhooks.md, "Outcomes, retries, auto-disable"). */
+/**
+ * After this many consecutive failed deliveries a subscription is disabled (docs/webhooks.md, "Outcomes, retries,
+ * auto-disable").
+ */
 export const AUTO_DISABLE_AFTER = 10;
 
 /** A stored subscription: its writable fields plus identity, state and counters. */
@@ -99,7 +102,14 @@ function toColumns(fields: Partial<SubscriptionFields>): Updateable<WebhookSubsc
 export class SubscriptionStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(input: { id: string; ownerId: string; secret: string; fields: SubscriptionFields; taskId?: string | null; now: string }): Promise<void> {
+  async insert(input: {
+    id: string;
+    ownerId: string;
+    secret: string;
+    fields: SubscriptionFields;
+    taskId?: string | null;
+    now: string;
+  }): Promise<void> {
     const f = input.fields;
     await this.db
       .insertInto('webhook_subscriptions')
@@ -135,12 +145,23 @@ export class SubscriptionStore {
   }
 
   async list(ownerId: string): Promise<Subscription[]> {
-    const rows = await this.db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('webhook_subscriptions')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
     return rows.map(fromRow);
   }
 
   async find(ownerId: string, id: string): Promise<Subscription | undefined> {
-    const row = await this.db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('webhook_subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
     return row ? fromRow(row) : undefined;
   }
 
@@ -158,7 +179,11 @@ export class SubscriptionStore {
   async setActive(ownerId: string, id: string, active: boolean, now: string): Promise<boolean> {
     const result = await this.db
       .updateTable('webhook_subscriptions')
-      .set(active ? { is_active: 1, consecutive_failures: 0, disabled_reason: null, updated_at: now } : { is_active: 0, disabled_reason: 'deactivated', updated_at: now })
+      .set(
+        active
+          ? { is_active: 1, consecutive_failures: 0, disabled_reason: null, updated_at: now }
+          : { is_active: 0, disabled_reason: 'deactivated', updated_at: now },
+      )
       .where('id', '=', id)
       .where('owner_id', '=', ownerId)
       .executeTakeFirst();
@@ -168,15 +193,27 @@ export class SubscriptionStore {
   /** Deletes the subscription with its whole delivery history. */
 }
 
-/** Deletes the subscription's row; its deliveries go with it in the caller's transaction (DeliveryStore.deleteSubscription). */
+/**
+ * Deletes the subscription's row; its deliveries go with it in the caller's transaction
+ * (DeliveryStore.deleteSubscription).
+ */
 export async function deleteSubscriptionRow(db: Executor, ownerId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhook_subscriptions').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhook_subscriptions')
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
 /** The active subscriptions of these owners: the ones their events fan out to. */
 export async function activeSubscriptionsOf(db: Executor, ownerIds: readonly string[]): Promise<Subscription[]> {
-  const rows = await db.selectFrom('webhook_subscriptions').selectAll().where('owner_id', 'in', ownerIds).where('is_active', '=', 1).execute();
+  const rows = await db
+    .selectFrom('webhook_subscriptions')
+    .selectAll()
+    .where('owner_id', 'in', ownerIds)
+    .where('is_active', '=', 1)
+    .execute();
   return rows.map(fromRow);
 }
 
@@ -191,15 +228,24 @@ export async function subscriptionsById(db: Executor, ids: readonly string[]): P
  * AUTO_DISABLE_AFTER failures in a row. Pass the transaction that records the outcome, so the
  * counters move exactly once per final delivery.
  */
-export async function countFinalDelivery(db: Executor, subscriptionId: string, isTest: boolean, result: 'delivered' | 'failed', at: string): Promise<void> {
+export async function countFinalDelivery(
+  db: Executor,
+  subscriptionId: string,
+  isTest: boolean,
+  result: 'delivered' | 'failed',
+  at: string,
+): Promise<void> {
   const sub = await db
     .updateTable('webhook_subscriptions')
     .set((eb) => ({
       total_deliveries: eb('total_deliveries', '+', 1),
       successful_deliveries: eb('successful_deliveries', '+', result === 'delivered' ? 1 : 0),
       failed_deliveries: eb('failed_deliveries', '+', result === 'failed' ? 1 : 0),
-      // Test deliveries are recorded and counted, but never move the failure streak (docs/webhooks.md, "Outcomes, retries, auto-disable").
-      ...(isTest ? {} : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
+      // Test deliveries are recorded and counted, but never move the failure streak (docs/webhooks.md, "Outcomes,
+      // retries, auto-disable").
+      ...(isTest
+        ? {}
+        : { consecutive_failures: result === 'delivered' ? eb.lit(0) : eb('consecutive_failures', '+', 1) }),
       ...(result === 'delivered' ? { last_success_at: at } : { last_failure_at: at }),
     }))
     .where('id', '=', subscriptionId)
@@ -208,7 +254,11 @@ export async function countFinalDelivery(db: Executor, subscriptionId: string, i
   if (sub && !isTest && result === 'failed' && sub.is_active === 1 && sub.consecutive_failures >= AUTO_DISABLE_AFTER) {
     await db
       .updateTable('webhook_subscriptions')
-      .set({ is_active: 0, disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`, updated_at: at })
+      .set({
+        is_active: 0,
+        disabled_reason: `disabled after ${AUTO_DISABLE_AFTER} consecutive failed deliveries`,
+        updated_at: at,
+      })
       .where('id', '=', subscriptionId)
       .execute();
   }

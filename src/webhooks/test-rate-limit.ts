@@ -1,4 +1,5 @@
-// The rate limit of POST /v1/webhooks/:id/test: per subscription and per API key, over a sliding minute, in this process.
+// The rate limit of POST /v1/webhooks/:id/test: per subscription and per API key, over a sliding minute, in this
+// process.
 import { RateLimitedError } from '../domain/errors.js';
 
 export interface TestRateLimitOptions {
@@ -29,8 +30,10 @@ export class TestRateLimit {
     const byOwner = this.recent(`o:${ownerId}`, now);
     // The wait is until the oldest counted test leaves the window, for each limit reached.
     const waits: Array<{ retryAfterMs: number; limit: 'subscription' | 'key' }> = [];
-    if (bySub.length >= this.o.perSubscription) waits.push({ retryAfterMs: this.waitFor(bySub, this.o.perSubscription, now), limit: 'subscription' });
-    if (byOwner.length >= this.o.perOwner) waits.push({ retryAfterMs: this.waitFor(byOwner, this.o.perOwner, now), limit: 'key' });
+    if (bySub.length >= this.o.perSubscription)
+      waits.push({ retryAfterMs: this.waitFor(bySub, this.o.perSubscription, now), limit: 'subscription' });
+    if (byOwner.length >= this.o.perOwner)
+      waits.push({ retryAfterMs: this.waitFor(byOwner, this.o.perOwner, now), limit: 'key' });
     if (waits.length > 0) return { ok: false, ...waits.reduce((a, b) => (b.retryAfterMs > a.retryAfterMs ? b : a)) };
     bySub.push(now);
     byOwner.push(now);

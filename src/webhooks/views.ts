@@ -33,7 +33,8 @@ export function subscriptionDetail(s: Subscription) {
     timeout_seconds: s.timeoutSeconds,
     max_retries: s.maxRetries,
     retry_backoff_multiplier: s.retryBackoffMultiplier,
-    custom_headers: s.customHeaders === null ? null : Object.fromEntries(Object.keys(s.customHeaders).map((k) => [k, HIDDEN])),
+    custom_headers:
+      s.customHeaders === null ? null : Object.fromEntries(Object.keys(s.customHeaders).map((k) => [k, HIDDEN])),
     tags: s.tags,
     metadata: s.metadata,
     disabled_reason: s.disabledReason,

@@ -19,7 +19,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 // Static imports and re-exports (type-only ones too, multi-line ones included), side-effect imports, dynamic imports.
-const IMPORT = /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** The files of src/ that `file` imports, as absolute paths (package imports left out). */
 function importsOf(file: string): string[] {
@@ -44,8 +45,14 @@ function mayImportHttp(file: string): boolean {
 const FILES = sourceFiles(SRC);
 
 it('finds the imports it checks (the wiring imports the server, a route imports auth)', () => {
-  assert.ok(importsOf(join(SRC, 'app.ts')).some((target) => within(target, HTTP)), 'src/app.ts -> src/http/');
-  assert.ok(importsOf(join(SRC, 'scrape/routes.ts')).some((target) => within(target, HTTP)), 'src/scrape/routes.ts -> src/http/');
+  assert.ok(
+    importsOf(join(SRC, 'app.ts')).some((target) => within(target, HTTP)),
+    'src/app.ts -> src/http/',
+  );
+  assert.ok(
+    importsOf(join(SRC, 'scrape/routes.ts')).some((target) => within(target, HTTP)),
+    'src/scrape/routes.ts -> src/http/',
+  );
   assert.ok(FILES.length > 50, `${FILES.length} files under src/`);
 });
 
@@ -55,7 +62,11 @@ it('lets no file outside src/http/ import it but src/app.ts and src/<capability>
       .filter((target) => within(target, HTTP))
       .map((target) => `${name(file)} imports ${name(target)}`),
   );
-  assert.deepEqual(offenders, [], 'services, schemas, stores and workers throw domain errors (src/domain/errors.ts), never HTTP ones');
+  assert.deepEqual(
+    offenders,
+    [],
+    'services, schemas, stores and workers throw domain errors (src/domain/errors.ts), never HTTP ones',
+  );
 });
 
 it('keeps src/domain/ free of imports from the rest of src/', () => {

@@ -66,7 +66,10 @@ describe('import direction between src/ folders', () => {
     assert.ok(has('browser/lazy-drivers.ts', 'browser/playwright-driver.js'), 'a dynamic import()');
     assert.ok(has('fetch/charset.ts', 'page/content-type.js'), 'an import type');
     assert.ok(has('fetch/index.ts', 'fetch/errors.js'), 'an export ... from');
-    assert.ok(EDGES.every((e) => !e.target.startsWith('..')), describeEdges(EDGES.filter((e) => e.target.startsWith('..'))));
+    assert.ok(
+      EDGES.every((e) => !e.target.startsWith('..')),
+      describeEdges(EDGES.filter((e) => e.target.startsWith('..'))),
+    );
   });
 
   it('src/browser imports nothing from src/scrape', () => {
@@ -86,7 +89,11 @@ describe('import direction between src/ folders', () => {
       const allowed = ALLOWED[from];
       return allowed !== undefined && to !== from && !allowed.includes(to);
     });
-    assert.deepEqual(wrong, [], `imports against the direction scrape -> fetch | browser -> page:\n${describeEdges(wrong)}`);
+    assert.deepEqual(
+      wrong,
+      [],
+      `imports against the direction scrape -> fetch | browser -> page:\n${describeEdges(wrong)}`,
+    );
   });
 
   it('the pipeline chooses between the engines, and both use the page layer', () => {
@@ -126,12 +133,19 @@ function folderCycle(edges: readonly Edge[]): string | undefined {
 describe('folders import one another without cycles (docs/architecture.md, "The map")', () => {
   it('finds a cycle when there is one (the check is not blind)', () => {
     const edge = (file: string, target: string): Edge => ({ file, specifier: '', target });
-    assert.equal(folderCycle([edge('keys/a.ts', 'tasks/b.js'), edge('tasks/b.ts', 'http/c.js'), edge('http/c.ts', 'keys/a.js')]), 'keys > tasks > http > keys');
+    assert.equal(
+      folderCycle([edge('keys/a.ts', 'tasks/b.js'), edge('tasks/b.ts', 'http/c.js'), edge('http/c.ts', 'keys/a.js')]),
+      'keys > tasks > http > keys',
+    );
     assert.equal(folderCycle([edge('keys/a.ts', 'tasks/b.js'), edge('http/c.ts', 'keys/a.js')]), undefined);
   });
 
   it('has none in src/', () => {
     const cycle = folderCycle(EDGES);
-    assert.equal(cycle, undefined, `a folder cycle: ${cycle}\n${describeEdges(EDGES.filter((e) => cycle?.includes(moduleOf(e.file)) && cycle.includes(moduleOf(e.target)) && moduleOf(e.file) !== moduleOf(e.target)))}`);
+    assert.equal(
+      cycle,
+      undefined,
+      `a folder cycle: ${cycle}\n${describeEdges(EDGES.filter((e) => cycle?.includes(moduleOf(e.file)) && cycle.includes(moduleOf(e.target)) && moduleOf(e.file) !== moduleOf(e.target)))}`,
+    );
   });
 });

@@ -34,10 +34,15 @@ function sources(): Array<{ file: string; text: string }> {
     .map((f) => ({ file: f.split(path.sep).join('/'), text: readFileSync(path.join(SRC, f), 'utf8') }));
 }
 
-/** Tables each file names in a query builder call: selectFrom('jobs'), updateTable('jobs as j'), innerJoin('jobs as j', ...). */
+/**
+ * Tables each file names in a query builder call: selectFrom('jobs'), updateTable('jobs as j'), innerJoin('jobs as j',
+ * ...).
+ */
 function tablesQueriedBy(text: string): Set<string> {
   const found = new Set<string>();
-  for (const m of text.matchAll(/\.(?:selectFrom|updateTable|insertInto|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|with)\(\s*'([a-z_]+)(?:\s+as\s+\w+)?'/g)) {
+  for (const m of text.matchAll(
+    /\.(?:selectFrom|updateTable|insertInto|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|with)\(\s*'([a-z_]+)(?:\s+as\s+\w+)?'/g,
+  )) {
     found.add(m[1] as string);
   }
   return found;
@@ -46,7 +51,8 @@ function tablesQueriedBy(text: string): Set<string> {
 describe('table owners', () => {
   it('names an owner for every table of the schema, and only existing files', () => {
     const files = new Set(sources().map((s) => s.file));
-    for (const [table, owner] of Object.entries(OWNERS)) assert.ok(files.has(owner), `${table}'s owner ${owner} does not exist`);
+    for (const [table, owner] of Object.entries(OWNERS))
+      assert.ok(files.has(owner), `${table}'s owner ${owner} does not exist`);
     // The schema's tables are the keys of `Database`: a new table must be given an owner here.
     const schema = readFileSync(path.join(SRC, 'store/schema.ts'), 'utf8');
     const block = schema.slice(schema.indexOf('export interface Database'));
@@ -75,6 +81,13 @@ describe('table owners', () => {
   });
 
   it('finds the queries it looks for (the scan is not blind)', () => {
-    assert.deepEqual([...tablesQueriedBy(`db.selectFrom('jobs').innerJoin('crawl_pages as p', 'p.job_id', 'jobs.id'); trx.deleteFrom('events')`)].sort(), ['crawl_pages', 'events', 'jobs']);
+    assert.deepEqual(
+      [
+        ...tablesQueriedBy(
+          `db.selectFrom('jobs').innerJoin('crawl_pages as p', 'p.job_id', 'jobs.id'); trx.deleteFrom('events')`,
+        ),
+      ].sort(),
+      ['crawl_pages', 'events', 'jobs'],
+    );
   });
 });

@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  aggregate,
-  markdownToPlainText,
-  pageCounts,
-  pageScore,
-  shingles,
-  tokenize,
-} from '../../bench/lib/score.js';
+import { aggregate, markdownToPlainText, pageCounts, pageScore, shingles, tokenize } from '../../bench/lib/score.js';
 
 test('tokenize keeps Unicode word runs and underscores, drops punctuation', () => {
   assert.deepEqual(tokenize('Héllo, wörld! snake_case 42 — 日本'), ['Héllo', 'wörld', 'snake_case', '42', '日本']);
@@ -87,8 +80,33 @@ test('markdownToPlainText drops syntax and URLs but keeps the words', () => {
   ].join('\n');
   const text = markdownToPlainText(md);
   assert.deepEqual(tokenize(text), [
-    'Title', 'here', 'Some', 'emphasis', 'and', 'strong', 'with', 'a', 'link', 'text', 'and', 'snake_case',
-    'a', 'b', 'c',
-    'item', 'one', 'nested', 'two', 'quoted', 'words', 'a', 'b', 'c', 'd', 'const', 'x', '1',
+    'Title',
+    'here',
+    'Some',
+    'emphasis',
+    'and',
+    'strong',
+    'with',
+    'a',
+    'link',
+    'text',
+    'and',
+    'snake_case',
+    'a',
+    'b',
+    'c',
+    'item',
+    'one',
+    'nested',
+    'two',
+    'quoted',
+    'words',
+    'a',
+    'b',
+    'c',
+    'd',
+    'const',
+    'x',
+    '1',
   ]);
 });

@@ -1,4 +1,5 @@
-// The egress proxy on its own (a Node client instead of Chromium): checked connections, refusals and their records, upstream proxies.
+// The egress proxy on its own (a Node client instead of Chromium): checked connections, refusals and their records,
+// upstream proxies.
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
@@ -18,7 +19,11 @@ let dialled: string[];
 const resolve: Resolver = async (host) => {
   resolved.push(host);
   if (host === 'public.test') return [{ address: PUBLIC, family: 4 }];
-  if (host === 'mixed.test') return [{ address: PUBLIC, family: 4 }, { address: '192.168.1.9', family: 4 }];
+  if (host === 'mixed.test')
+    return [
+      { address: PUBLIC, family: 4 },
+      { address: '192.168.1.9', family: 4 },
+    ];
   if (host === 'closed.test') return [{ address: '93.184.215.15', family: 4 }];
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
@@ -40,22 +45,31 @@ function options(extra: Partial<EgressProxyOptions> = {}): EgressProxyOptions {
 function get(proxy: EgressProxy, url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const { port } = new URL(proxy.url);
   return new Promise((resolvePromise, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: Number(port), path: url, headers: { host: new URL(url).host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: Number(port), path: url, headers: { host: new URL(url).host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** CONNECT through the proxy, then (when it answers 200) a plain GET inside the tunnel. */
-function tunnel(proxy: EgressProxy, authority: string, path = '/final'): Promise<{ connectStatus: number; body: string }> {
+function tunnel(
+  proxy: EgressProxy,
+  authority: string,
+  path = '/final',
+): Promise<{ connectStatus: number; body: string }> {
   const { port } = new URL(proxy.url);
   return new Promise((resolvePromise, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`),
+    );
     let data = '';
     let connectStatus = 0;
     socket.setEncoding('latin1');
@@ -66,7 +80,8 @@ function tunnel(proxy: EgressProxy, authority: string, path = '/final'): Promise
         if (end < 0) return;
         connectStatus = Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0);
         data = data.slice(end + 4);
-        if (connectStatus === 200) socket.write(`GET ${path} HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
+        if (connectStatus === 200)
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
       }
     });
     socket.on('end', () => resolvePromise({ connectStatus, body: data }));
@@ -105,7 +120,12 @@ describe('egress proxy', () => {
 
   it('refuses private literals, local names and names with any private address (403, recorded)', async () => {
     const before = site.requests.length;
-    for (const url of [`${site.url}/secret`, `http://localhost:${site.port}/secret`, `http://[::1]:${site.port}/secret`, 'http://mixed.test/secret']) {
+    for (const url of [
+      `${site.url}/secret`,
+      `http://localhost:${site.port}/secret`,
+      `http://[::1]:${site.port}/secret`,
+      'http://mixed.test/secret',
+    ]) {
       const res = await get(proxy, url);
       assert.equal(res.status, 403, url);
       assert.equal(res.headers[EGRESS_HEADER], 'BLOCKED_ADDRESS');
@@ -148,7 +168,9 @@ describe('egress proxy with an upstream proxy', () => {
   before(async () => {
     upstream = await startProxy({ routes: { 'public.test': `127.0.0.1:${site.port}` }, auth: basic });
     // A proxy the operator chose (OUTBOUND_PROXY, REQUEST_PROXY_ALLOWLIST): its loopback address is allowed.
-    proxy = await EgressProxy.start(options({ upstream: { url: new URL(upstream.url), authorization: basic, allowPrivate: true } }));
+    proxy = await EgressProxy.start(
+      options({ upstream: { url: new URL(upstream.url), authorization: basic, allowPrivate: true } }),
+    );
   });
   after(async () => {
     await proxy.close();
@@ -183,11 +205,21 @@ describe('egress proxy with an upstream proxy', () => {
     };
     const dial = (address: string, port: number): { host: string; port: number } => {
       dialled.push(`${address}:${port}`);
-      return address === '93.184.215.20' ? { host: '127.0.0.1', port: upstreamPort } : { host: '127.0.0.1', port: site.port };
+      return address === '93.184.215.20'
+        ? { host: '127.0.0.1', port: upstreamPort }
+        : { host: '127.0.0.1', port: site.port };
     };
     const upstreamAt = (host: string) => ({ url: new URL(`http://${host}:${upstreamPort}`), authorization: basic });
-    const viaPublic = await EgressProxy.start({ resolve: proxyResolve, dial, upstream: upstreamAt('proxy.public.test') });
-    const viaPrivate = await EgressProxy.start({ resolve: proxyResolve, dial, upstream: upstreamAt('proxy.private.test') });
+    const viaPublic = await EgressProxy.start({
+      resolve: proxyResolve,
+      dial,
+      upstream: upstreamAt('proxy.public.test'),
+    });
+    const viaPrivate = await EgressProxy.start({
+      resolve: proxyResolve,
+      dial,
+      upstream: upstreamAt('proxy.private.test'),
+    });
     try {
       assert.equal((await get(viaPublic, 'http://public.test/final')).status, 200);
       assert.equal((await tunnel(viaPublic, 'public.test:443')).connectStatus, 200);
@@ -200,7 +232,10 @@ describe('egress proxy with an upstream proxy', () => {
       assert.equal((await tunnel(viaPrivate, 'public.test:443')).connectStatus, 403);
       const failure = viaPrivate.failureFor('https://public.test/');
       assert.equal(failure?.code, 'BLOCKED_ADDRESS');
-      assert.match(failure?.message ?? '', /proxy proxy\.private\.test: it resolves to 127\.0\.0\.1.*REQUEST_PROXY_ALLOWLIST/);
+      assert.match(
+        failure?.message ?? '',
+        /proxy proxy\.private\.test: it resolves to 127\.0\.0\.1.*REQUEST_PROXY_ALLOWLIST/,
+      );
       assert.equal(upstream.proxyAuthorization.length, before, 'nothing reached the private proxy');
     } finally {
       await viaPublic.close();

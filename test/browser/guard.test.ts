@@ -1,4 +1,5 @@
-// The private-address guard in rendered pages, both engines: main document, redirect hops, sub-resources, iframes, fetch.
+// The private-address guard in rendered pages, both engines: main document, redirect hops, sub-resources, iframes,
+// fetch.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/net/address-guard.js';
@@ -17,7 +18,11 @@ const PUBLIC_ADDRESS = '93.184.215.14';
 const GUARDED_BUDGET_MS = 20_000;
 const resolve: Resolver = async (host) => {
   if (host === 'public.test') return [{ address: PUBLIC_ADDRESS, family: 4 }];
-  if (host === 'rebind.test') return [{ address: PUBLIC_ADDRESS, family: 4 }, { address: '10.0.0.7', family: 4 }];
+  if (host === 'rebind.test')
+    return [
+      { address: PUBLIC_ADDRESS, family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ];
   const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${host}`);
   err.code = 'ENOTFOUND';
   throw err;
@@ -34,7 +39,8 @@ before(async () => {
     { executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 4, pagesPerBrowser: 500, launchTimeoutMs: 30_000 },
     {
       resolve,
-      dial: (address, port) => (address === PUBLIC_ADDRESS ? { host: '127.0.0.1', port: site.port } : { host: address, port }),
+      dial: (address, port) =>
+        address === PUBLIC_ADDRESS ? { host: '127.0.0.1', port: site.port } : { host: address, port },
     },
   );
   interceptionOnly = createBrowserPool(
@@ -54,7 +60,8 @@ const publicUrl = (path: string): string => `http://public.test:${site.port}${pa
 describe('guard', { concurrency: true }, () => {
   for (const engine of ENGINES) {
     describe(engine, { concurrency: 1 }, () => {
-      const guarded = (url: string) => request(engine, url, { allowPrivateAddresses: false, timeoutMs: GUARDED_BUDGET_MS });
+      const guarded = (url: string) =>
+        request(engine, url, { allowPrivateAddresses: false, timeoutMs: GUARDED_BUDGET_MS });
 
       it('refuses a main document on a private literal (BLOCKED_ADDRESS naming host and setting), nothing reaches the server', async () => {
         // Only this path counts: the other engine's lane requests other pages meanwhile.
@@ -68,24 +75,35 @@ describe('guard', { concurrency: true }, () => {
 
       it('refuses localhost and names with any private address', async () => {
         await expectFailure(pool.render(guarded(`http://localhost:${site.port}/secret`)), 'BLOCKED_ADDRESS');
-        const { error } = await expectFailure(pool.render(guarded(`http://rebind.test:${site.port}/secret`)), 'BLOCKED_ADDRESS');
+        const { error } = await expectFailure(
+          pool.render(guarded(`http://rebind.test:${site.port}/secret`)),
+          'BLOCKED_ADDRESS',
+        );
         assert.match(error.message, /rebind\.test.*10\.0\.0\.7/);
         assert.equal(site.count('/secret'), 0);
       });
 
       it('renders an allowed page whose script, iframe and fetch point at a private address, without sending those requests', async () => {
         const tag = `${engine}-sub`;
-        const page = await pool.render(guarded(publicUrl(`/guarded?tag=${tag}&target=${encodeURIComponent(site.url)}`)));
+        const page = await pool.render(
+          guarded(publicUrl(`/guarded?tag=${tag}&target=${encodeURIComponent(site.url)}`)),
+        );
         assert.equal(page.statusCode, 200);
         assert.match(page.html, /<h1>Guarded page<\/h1>/);
         assert.match(page.html, /fetch refused/);
-        assert.ok(site.requests.some((r) => r.includes(`tag=${tag}`)), 'the allowed page was served');
+        assert.ok(
+          site.requests.some((r) => r.includes(`tag=${tag}`)),
+          'the allowed page was served',
+        );
         assert.equal(site.count('/secret'), 0, 'no refused request reached the server');
       });
 
       it('checks every redirect hop of the main document', async () => {
         const to = encodeURIComponent(`${site.url}/secret?via=redirect-${engine}`);
-        const { error } = await expectFailure(pool.render(guarded(publicUrl(`/redirect?n=2&to=${to}`))), 'BLOCKED_ADDRESS');
+        const { error } = await expectFailure(
+          pool.render(guarded(publicUrl(`/redirect?n=2&to=${to}`))),
+          'BLOCKED_ADDRESS',
+        );
         assert.match(error.message, /127\.0\.0\.1/);
         assert.ok(site.requests.includes('/redirect?n=2&to=' + to), 'the first hop was allowed');
         assert.equal(site.count('/secret'), 0, 'the private hop was never requested');
@@ -106,7 +124,10 @@ describe('guard', { concurrency: true }, () => {
         await expectFailure(pool.render({ ...guarded(`${site.url}/secret?reused`), reuseKey: key }), 'BLOCKED_ADDRESS');
         assert.equal(pool.stats().byEngine[engine].sessionsReused, before + 1, 'the second render reused the session');
         const to = encodeURIComponent(`${site.url}/secret?via=reused-redirect-${engine}`);
-        await expectFailure(pool.render({ ...guarded(publicUrl(`/redirect?n=1&to=${to}`)), reuseKey: key }), 'BLOCKED_ADDRESS');
+        await expectFailure(
+          pool.render({ ...guarded(publicUrl(`/redirect?n=1&to=${to}`)), reuseKey: key }),
+          'BLOCKED_ADDRESS',
+        );
         assert.equal(site.count('/secret'), 0);
       });
 
@@ -121,12 +142,15 @@ describe('guard', { concurrency: true }, () => {
 describe('request interception alone (no egress proxy)', { concurrency: true }, () => {
   for (const engine of ENGINES) {
     describe(engine, { concurrency: 1 }, () => {
-      const guarded = (url: string) => request(engine, url, { allowPrivateAddresses: false, timeoutMs: GUARDED_BUDGET_MS });
+      const guarded = (url: string) =>
+        request(engine, url, { allowPrivateAddresses: false, timeoutMs: GUARDED_BUDGET_MS });
 
       it('refuses the main document and the sub-resources, iframes and fetches to private addresses', async () => {
         await expectFailure(interceptionOnly.render(guarded(`${site.url}/secret?main`)), 'BLOCKED_ADDRESS');
         const tag = `${engine}-interception`;
-        const page = await interceptionOnly.render(guarded(publicUrl(`/guarded?tag=${tag}&target=${encodeURIComponent(site.url)}`)));
+        const page = await interceptionOnly.render(
+          guarded(publicUrl(`/guarded?tag=${tag}&target=${encodeURIComponent(site.url)}`)),
+        );
         assert.match(page.html, /fetch refused/);
         assert.ok(site.requests.some((r) => r.includes(`tag=${tag}`)));
         assert.equal(site.count('/secret'), 0);

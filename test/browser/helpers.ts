@@ -16,7 +16,10 @@ export function request(engine: BrowserEngineName, url: string, extra: Partial<R
 }
 
 /** Awaits a render that must fail with `code`; returns the error and how long it took. */
-export async function expectFailure(promise: Promise<unknown>, code: PageErrorCode): Promise<{ error: BrowserError; ms: number }> {
+export async function expectFailure(
+  promise: Promise<unknown>,
+  code: PageErrorCode,
+): Promise<{ error: BrowserError; ms: number }> {
   const t0 = Date.now();
   const outcome = await promise.then(
     (value) => ({ value }),

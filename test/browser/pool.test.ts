@@ -1,12 +1,25 @@
-// Pool logic (limits, FIFO line, reuse, recycling, crash/hang replacement, launch failures, close) with fake drivers: no Chromium needed.
+// Pool logic (limits, FIFO line, reuse, recycling, crash/hang replacement, launch failures, close) with fake drivers:
+// no Chromium needed.
 import assert from 'node:assert/strict';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrowserError, createBrowserPool, type BrowserPoolOptions, type RenderRequest } from '../../src/browser/index.js';
-import type { Driver, DriverBrowser, DriverSession, LaunchOptions, MainResponse, SessionOptions } from '../../src/browser/driver.js';
+import {
+  BrowserError,
+  createBrowserPool,
+  type BrowserPoolOptions,
+  type RenderRequest,
+} from '../../src/browser/index.js';
+import type {
+  Driver,
+  DriverBrowser,
+  DriverSession,
+  LaunchOptions,
+  MainResponse,
+  SessionOptions,
+} from '../../src/browser/driver.js';
 
 /** What the fake engine saw. */
 class FakeEngine implements Driver {
@@ -86,7 +99,8 @@ class FakeSession implements DriverSession {
     this.engine.started.push(url);
     const u = new URL(url);
     const ms = Number(u.searchParams.get('ms') ?? 0);
-    if (u.pathname === '/fail') throw new Error('page.goto: net::ERR_CONNECTION_REFUSED at ' + url + '\nCall log:\n  - navigating');
+    if (u.pathname === '/fail')
+      throw new Error('page.goto: net::ERR_CONNECTION_REFUSED at ' + url + '\nCall log:\n  - navigating');
     if (u.pathname === '/crash-browser') {
       setTimeout(() => this.browser.disconnect(), ms);
     }
@@ -103,7 +117,12 @@ class FakeSession implements DriverSession {
   }
   async waitForSelector(): Promise<void> {}
   mainResponse(): MainResponse {
-    return { url: this.current, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, text: async () => '' };
+    return {
+      url: this.current,
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      text: async () => '',
+    };
   }
   lastMainRequestUrl(): string {
     return this.current;
@@ -145,7 +164,14 @@ after(async () => {
 function setup(options: Partial<BrowserPoolOptions> = {}, hangMarginMs = 300, parkedIdleMs?: number) {
   const engine = new FakeEngine();
   const pool = createBrowserPool(
-    { executablePath: fakeExecutable, maxBrowsers: 1, maxPages: 2, pagesPerBrowser: 100, launchTimeoutMs: 1_000, ...options },
+    {
+      executablePath: fakeExecutable,
+      maxBrowsers: 1,
+      maxPages: 2,
+      pagesPerBrowser: 100,
+      launchTimeoutMs: 1_000,
+      ...options,
+    },
     { drivers: { playwright: engine }, hangMarginMs, ...(parkedIdleMs !== undefined ? { parkedIdleMs } : {}) },
   );
   return { engine, pool };
@@ -165,7 +191,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
     await promise;
   } catch (err) {
     assert.ok(err instanceof BrowserError, `expected a BrowserError, got ${String(err)}`);
-    assert.doesNotMatch(err.message, /\n|    at /, 'no stack in messages');
+    assert.doesNotMatch(err.message, /\n| {4}at /, 'no stack in messages');
     return err.code;
   }
   return 'OK';
@@ -199,7 +225,10 @@ describe('page limit and line', () => {
     assert.equal(await codeOf(aborted), 'ABORTED');
     assert.equal(pool.stats().waiting, 0);
     await blocker;
-    assert.deepEqual(engine.started.map((u) => new URL(u).pathname), ['/slow']);
+    assert.deepEqual(
+      engine.started.map((u) => new URL(u).pathname),
+      ['/slow'],
+    );
     // The line is free again.
     await pool.render(req('/after'));
     await pool.close();
@@ -325,7 +354,13 @@ describe('launch failures and availability', () => {
   });
 
   it('available() is false without an executable, and render says how to install Chromium', async () => {
-    const missing = createBrowserPool({ executablePath: join(dir, 'nope'), maxBrowsers: 1, maxPages: 1, pagesPerBrowser: 1, launchTimeoutMs: 1000 });
+    const missing = createBrowserPool({
+      executablePath: join(dir, 'nope'),
+      maxBrowsers: 1,
+      maxPages: 1,
+      pagesPerBrowser: 1,
+      launchTimeoutMs: 1000,
+    });
     assert.equal(await missing.available(), false);
     const err = await missing.render(req('/x')).catch((e: unknown) => e);
     assert.ok(err instanceof BrowserError);
@@ -334,9 +369,21 @@ describe('launch failures and availability', () => {
     assert.match(err.message, /CHROMIUM_PATH/);
     const plain = join(dir, 'not-executable');
     await writeFile(plain, 'x');
-    const notExec = createBrowserPool({ executablePath: plain, maxBrowsers: 1, maxPages: 1, pagesPerBrowser: 1, launchTimeoutMs: 1000 });
+    const notExec = createBrowserPool({
+      executablePath: plain,
+      maxBrowsers: 1,
+      maxPages: 1,
+      pagesPerBrowser: 1,
+      launchTimeoutMs: 1000,
+    });
     assert.equal(await notExec.available(), false);
-    const dirPool = createBrowserPool({ executablePath: dir, maxBrowsers: 1, maxPages: 1, pagesPerBrowser: 1, launchTimeoutMs: 1000 });
+    const dirPool = createBrowserPool({
+      executablePath: dir,
+      maxBrowsers: 1,
+      maxPages: 1,
+      pagesPerBrowser: 1,
+      launchTimeoutMs: 1000,
+    });
     assert.equal(await dirPool.available(), false);
     const { pool } = setup();
     assert.equal(await pool.available(), true);
@@ -391,10 +438,17 @@ describe('sessions kept for a reuse key', () => {
     await pool.render(req('/b1', { reuseKey: 'job-b' }));
     assert.deepEqual(pool.stats().sessions, { opened: 2, reused: 2, parked: 2 });
     await pool.render(req('/plain'));
-    assert.deepEqual(pool.stats().sessions, { opened: 3, reused: 2, parked: 2 }, 'a render without a key is closed after it');
+    assert.deepEqual(
+      pool.stats().sessions,
+      { opened: 3, reused: 2, parked: 2 },
+      'a render without a key is closed after it',
+    );
     assert.equal(engine.openSessions, 2);
     // Two at once with one key: one takes the kept session, the other opens its own.
-    await Promise.all([pool.render(req('/a4?ms=30', { reuseKey: 'job-a' })), pool.render(req('/a5?ms=30', { reuseKey: 'job-a' }))]);
+    await Promise.all([
+      pool.render(req('/a4?ms=30', { reuseKey: 'job-a' })),
+      pool.render(req('/a5?ms=30', { reuseKey: 'job-a' })),
+    ]);
     const { sessions } = pool.stats();
     assert.equal(sessions.opened, 4);
     assert.equal(sessions.reused, 3);

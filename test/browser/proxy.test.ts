@@ -1,4 +1,5 @@
-// The render's `proxy` option, both engines: credentials, guarded renders chained through the egress proxy, proxy failures.
+// The render's `proxy` option, both engines: credentials, guarded renders chained through the egress proxy, proxy
+// failures.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/net/address-guard.js';
@@ -21,7 +22,10 @@ let pool: ChromiumPool;
 before(async () => {
   site = await startBrowserSite();
   proxy = await startProxy({ routes: { 'proxied.test': `127.0.0.1:${site.port}` }, auth: BASIC });
-  pool = createBrowserPool({ executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 4, pagesPerBrowser: 500, launchTimeoutMs: 30_000 }, { resolve });
+  pool = createBrowserPool(
+    { executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 4, pagesPerBrowser: 500, launchTimeoutMs: 30_000 },
+    { resolve },
+  );
 });
 
 after(async () => {
@@ -49,17 +53,27 @@ describe('proxy', { concurrency: true }, () => {
 
       it('guarded render: the target is checked, then reached through the proxy with the credentials', async () => {
         const url = `http://proxied.test/final?engine=${engine}&mode=guarded`;
-        const page = await pool.render(request(engine, url, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen }));
+        const page = await pool.render(
+          request(engine, url, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen }),
+        );
         assert.equal(page.statusCode, 200);
         assert.match(page.html, /Final page/);
         assert.ok(proxy.forwarded.includes(url));
       });
 
       it('guarded render: a private target or redirect hop is refused before the proxy sees it', async () => {
-        await expectFailure(pool.render(request(engine, `${site.url}/secret`, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen })), 'BLOCKED_ADDRESS');
+        await expectFailure(
+          pool.render(
+            request(engine, `${site.url}/secret`, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen }),
+          ),
+          'BLOCKED_ADDRESS',
+        );
         const to = encodeURIComponent(`${site.url}/secret?via=proxy-${engine}`);
         const first = `http://proxied.test/redirect?n=1&to=${to}`;
-        await expectFailure(pool.render(request(engine, first, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen })), 'BLOCKED_ADDRESS');
+        await expectFailure(
+          pool.render(request(engine, first, { proxy: proxyWithAuth(), allowPrivateAddresses: false, ...chosen })),
+          'BLOCKED_ADDRESS',
+        );
         assert.ok(proxy.forwarded.includes(first), 'the allowed first hop went through the proxy');
         assert.deepEqual(
           proxy.forwarded.filter((u) => u.includes('/secret')),
@@ -71,9 +85,17 @@ describe('proxy', { concurrency: true }, () => {
 
       it('a proxy that cannot be reached is PROXY_ERROR', async () => {
         const dead = 'http://127.0.0.1:9';
-        const { error } = await expectFailure(pool.render(request(engine, 'http://proxied.test/final', { proxy: dead })), 'PROXY_ERROR');
+        const { error } = await expectFailure(
+          pool.render(request(engine, 'http://proxied.test/final', { proxy: dead })),
+          'PROXY_ERROR',
+        );
         assert.doesNotMatch(error.message, /s3cret/);
-        await expectFailure(pool.render(request(engine, 'http://proxied.test/final', { proxy: dead, allowPrivateAddresses: false, ...chosen })), 'PROXY_ERROR');
+        await expectFailure(
+          pool.render(
+            request(engine, 'http://proxied.test/final', { proxy: dead, allowPrivateAddresses: false, ...chosen }),
+          ),
+          'PROXY_ERROR',
+        );
       });
     });
   }

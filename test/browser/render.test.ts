@@ -1,4 +1,5 @@
-// Rendering with real Chromium through both engines: script content, waits, selectors, timeouts, redirects, screenshots, errors, crashes.
+// Rendering with real Chromium through both engines: script content, waits, selectors, timeouts, redirects,
+// screenshots, errors, crashes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -41,7 +42,8 @@ after(async () => {
 describe('render', { concurrency: true }, () => {
   for (const engine of ENGINES) {
     describe(engine, { concurrency: 1 }, () => {
-      const req = (path: string, extra: Parameters<typeof request>[2] = {}) => request(engine, `${site.url}${path}`, extra);
+      const req = (path: string, extra: Parameters<typeof request>[2] = {}) =>
+        request(engine, `${site.url}${path}`, extra);
 
       describe(`${engine}: content`, { concurrency: 1 }, () => {
         it('returns the DOM built by scripts, with the main response status, type and headers', async () => {
@@ -130,7 +132,8 @@ describe('render', { concurrency: true }, () => {
         });
 
         it("waitUntil 'domcontentloaded' and 'commit' read that page", async () => {
-          // The page never ends loading, so only an early wait can read it; the timeout is a bound with room for a loaded machine.
+          // The page never ends loading, so only an early wait can read it; the timeout is a bound with room for a
+          // loaded machine.
           const page = await pool.render(req('/never-loads', { timeoutMs: 10_000, waitUntil: 'domcontentloaded' }));
           assert.match(page.html, /<h1>Parsed<\/h1>/);
           const committed = await pool.render(req('/final', { timeoutMs: 10_000, waitUntil: 'commit' }));
@@ -151,7 +154,9 @@ describe('render', { concurrency: true }, () => {
           const late = await pool.render(req('/delayed?ms=300', { waitFor: 900 }));
           assert.match(late.html, /<p id="late">Late paragraph<\/p>/);
           const t0 = Date.now();
-          await pool.render(req('/delayed?ms=100', { waitFor: 6_000, waitForSelector: [{ selector: '#late', state: 'attached' }] }));
+          await pool.render(
+            req('/delayed?ms=100', { waitFor: 6_000, waitForSelector: [{ selector: '#late', state: 'attached' }] }),
+          );
           // A render that waited would take the 6 s of waitFor and more; opening the page under load took over 4 s.
           assert.ok(Date.now() - t0 < 6_000, 'waitFor is ignored when selectors are given');
         });
@@ -159,7 +164,9 @@ describe('render', { concurrency: true }, () => {
 
       describe(`${engine}: wait_for_selector`, { concurrency: 1 }, () => {
         it('waits for an element added later (visible)', async () => {
-          const page = await pool.render(req('/delayed?ms=400', { waitForSelector: [{ selector: '#late', state: 'visible' }] }));
+          const page = await pool.render(
+            req('/delayed?ms=400', { waitForSelector: [{ selector: '#late', state: 'visible' }] }),
+          );
           assert.match(page.html, /<p id="late">Late paragraph<\/p>/);
         });
 
@@ -180,10 +187,16 @@ describe('render', { concurrency: true }, () => {
         });
 
         it('attached is met by a display:none element, visible is not (SELECTOR_TIMEOUT naming it, per-entry timeout)', async () => {
-          const attached = await pool.render(req('/delayed?ms=5000', { waitForSelector: [{ selector: '#hidden-from-start', state: 'attached' }] }));
+          const attached = await pool.render(
+            req('/delayed?ms=5000', { waitForSelector: [{ selector: '#hidden-from-start', state: 'attached' }] }),
+          );
           assert.match(attached.html, /hidden-from-start/);
           const { error, ms } = await expectFailure(
-            pool.render(req('/delayed?ms=5000', { waitForSelector: [{ selector: '#hidden-from-start', state: 'visible', timeoutMs: 700 }] })),
+            pool.render(
+              req('/delayed?ms=5000', {
+                waitForSelector: [{ selector: '#hidden-from-start', state: 'visible', timeoutMs: 700 }],
+              }),
+            ),
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"#hidden-from-start".*visible.*700 ms/);
@@ -193,7 +206,9 @@ describe('render', { concurrency: true }, () => {
 
         it('a per-entry timeout shorter than the element delay fails that entry', async () => {
           const { error, ms } = await expectFailure(
-            pool.render(req('/delayed?ms=3000', { waitForSelector: [{ selector: '#late', state: 'visible', timeoutMs: 200 }] })),
+            pool.render(
+              req('/delayed?ms=3000', { waitForSelector: [{ selector: '#late', state: 'visible', timeoutMs: 200 }] }),
+            ),
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"#late".*200 ms/);
@@ -203,7 +218,15 @@ describe('render', { concurrency: true }, () => {
         it('a selector that never appears fails with SELECTOR_TIMEOUT within the page timeout', async () => {
           const { error, ms } = await expectFailure(
             // 3 s was seen to run out before '#late' (100 ms after load) on a loaded machine.
-            pool.render(req('/delayed?ms=100', { timeoutMs: 6_000, waitForSelector: [{ selector: '#late', state: 'attached' }, { selector: '.never-there', state: 'visible' }] })),
+            pool.render(
+              req('/delayed?ms=100', {
+                timeoutMs: 6_000,
+                waitForSelector: [
+                  { selector: '#late', state: 'attached' },
+                  { selector: '.never-there', state: 'visible' },
+                ],
+              }),
+            ),
             'SELECTOR_TIMEOUT',
           );
           assert.match(error.message, /"\.never-there"/);
@@ -237,16 +260,23 @@ describe('render', { concurrency: true }, () => {
 // Crashes, kills and freezes take the engine's browser down: these run after the others, one engine per lane.
 describe('render failures', { concurrency: true }, () => {
   for (const engine of ENGINES) {
-    const req = (path: string, extra: Parameters<typeof request>[2] = {}) => request(engine, `${site.url}${path}`, extra);
+    const req = (path: string, extra: Parameters<typeof request>[2] = {}) =>
+      request(engine, `${site.url}${path}`, extra);
 
     describe(`${engine}: failures`, { concurrency: 1 }, () => {
       it('a name that does not resolve is DNS_FAILURE', async () => {
-        const { error } = await expectFailure(pool.render(request(engine, 'http://no-such-host.invalid/')), 'DNS_FAILURE');
+        const { error } = await expectFailure(
+          pool.render(request(engine, 'http://no-such-host.invalid/')),
+          'DNS_FAILURE',
+        );
         assert.match(error.message, /no-such-host\.invalid/);
       });
 
       it('a closed port is CONNECTION_REFUSED', async () => {
-        const { error } = await expectFailure(pool.render(request(engine, `http://127.0.0.1:${refusedPort}/`)), 'CONNECTION_REFUSED');
+        const { error } = await expectFailure(
+          pool.render(request(engine, `http://127.0.0.1:${refusedPort}/`)),
+          'CONNECTION_REFUSED',
+        );
         assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${refusedPort}`));
       });
 
@@ -288,7 +318,10 @@ describe('render failures', { concurrency: true }, () => {
         // The browser is frozen once the page has navigated: the timeout must leave room for that
         // navigation on a loaded machine (3 s was seen to pass first), or the render times out
         // before anything froze, and the hook freezes the browser after the render has ended.
-        const { ms } = await expectFailure(pool.render(req('/js?action=freeze-browser', { timeoutMs: 8_000, waitFor: 200 })), 'TIMEOUT');
+        const { ms } = await expectFailure(
+          pool.render(req('/js?action=freeze-browser', { timeoutMs: 8_000, waitFor: 200 })),
+          'TIMEOUT',
+        );
         assert.ok(ms < 12_000, `failed after ${ms} ms`);
         // Margin 3 s, then SIGKILL.
         for (let i = 0; i < 80 && pool.stats().byEngine[engine].replaced === before.replaced; i++) await sleep(100);
@@ -314,7 +347,9 @@ describe('both engines at once', () => {
   it('renders in parallel up to maxPages and leaves no page open', async () => {
     const urls = Array.from({ length: 8 }, (_, i) => `/js?n=${i}`);
     // Eight renders at once on two cores: one was seen to need over 8 s to read its page.
-    const pages = await Promise.all(urls.map((u, i) => pool.render(request(ENGINES[i % 2]!, `${site.url}${u}`, { timeoutMs: 20_000 }))));
+    const pages = await Promise.all(
+      urls.map((u, i) => pool.render(request(ENGINES[i % 2]!, `${site.url}${u}`, { timeoutMs: 20_000 }))),
+    );
     assert.deepEqual(
       pages.map((p) => p.finalUrl),
       urls.map((u) => `${site.url}${u}`),

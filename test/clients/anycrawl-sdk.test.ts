@@ -1,4 +1,5 @@
-// The published AnyCrawl SDK (@anycrawl/js-sdk 0.0.3, a dev dependency) against the service on a real port: every method it has.
+// The published AnyCrawl SDK (@anycrawl/js-sdk 0.0.3, a dev dependency) against the service on a real port: every
+// method it has.
 //
 // 0.0.3's methods: healthCheck (GET /health), scrape (POST /v1/scrape), createCrawl (POST /v1/crawl),
 // getCrawlStatus (GET /v1/crawl/{id}/status), getCrawlResults (GET /v1/crawl/{id}?skip=N),
@@ -21,7 +22,9 @@ const UNKNOWN_JOB = '00000000-0000-4000-8000-000000000000';
 const HUB_LINKS = 104;
 
 function hubPages(): Record<string, FixturePage> {
-  const pages: Record<string, FixturePage> = { '/': { title: 'Hub', links: Array.from({ length: HUB_LINKS }, (_, i) => `/p${i}`) } };
+  const pages: Record<string, FixturePage> = {
+    '/': { title: 'Hub', links: Array.from({ length: HUB_LINKS }, (_, i) => `/p${i}`) },
+  };
   for (let i = 0; i < HUB_LINKS; i++) pages[`/p${i}`] = {};
   return pages;
 }
@@ -111,14 +114,22 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     assert.match(result.markdown, /^# Rendered page\n\nThis is the page at \/rendered\./);
   });
 
-  it('scrape errors: the SDK throws with the status and the body\'s error', async () => {
+  it("scrape errors: the SDK throws with the status and the body's error", async () => {
     // Structured extraction (json_options) is not offered yet: 400.
     await rejectsWith(
-      client.scrape({ url: `${site.url}/small`, engine: 'cheerio', formats: ['json'], json_options: { user_prompt: 'title' } }),
+      client.scrape({
+        url: `${site.url}/small`,
+        engine: 'cheerio',
+        formats: ['json'],
+        json_options: { user_prompt: 'title' },
+      }),
       'Request error: API Error 400: Validation error',
     );
     // A target that cannot be reached is a 502, not a `status: "failed"` result.
-    await rejectsWith(client.scrape({ url: 'http://127.0.0.1:9/', engine: 'cheerio' }), 'Request error: API Error 502: Connection refused');
+    await rejectsWith(
+      client.scrape({ url: 'http://127.0.0.1:9/', engine: 'cheerio' }),
+      'Request error: API Error 502: Connection refused',
+    );
   });
 
   it('createCrawl, getCrawlStatus, getCrawlResults: a crawl of a small site, results read with skip', async () => {
@@ -157,24 +168,38 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     assert.equal(first.total, 2);
     assert.equal(first.completed, 2);
     assert.equal(first.next, undefined);
-    assert.deepEqual(first.data.map((item: { url: string }) => item.url), [`${site.url}/small`, `${site.url}/small/a`]);
+    assert.deepEqual(
+      first.data.map((item: { url: string }) => item.url),
+      [`${site.url}/small`, `${site.url}/small/a`],
+    );
     const seed = first.data[0] as { title: string; markdown: string; html: string };
     assert.equal(seed.title, 'Small site');
     assert.match(seed.markdown, /^# Small site\n/);
-    assert.match(seed.html, /^<h1>Small site<\/h1>.*<p>This is the page at \/small\./, 'scrape_options.formats reached the service');
+    assert.match(
+      seed.html,
+      /^<h1>Small site<\/h1>.*<p>This is the page at \/small\./,
+      'scrape_options.formats reached the service',
+    );
     // The service names it `credits_used`, as AnyCrawl's API does; 0.0.3's type says `creditsUsed`.
     assert.equal((first as unknown as Record<string, unknown>).credits_used, 2);
     assert.equal(first.creditsUsed, undefined);
 
     const second = await client.getCrawlResults(job.job_id, 1);
-    assert.deepEqual(second.data.map((item: { url: string }) => item.url), [`${site.url}/small/a`]);
+    assert.deepEqual(
+      second.data.map((item: { url: string }) => item.url),
+      [`${site.url}/small/a`],
+    );
     assert.match((second.data[0] as { markdown: string }).markdown, /^# Page A\n\nThis is the page at \/small\/a\./);
     const past = await client.getCrawlResults(job.job_id, 2);
     assert.deepEqual(past.data, []);
   });
 
   it('crawl (wait mode): creates the crawl, polls until it completes, and gathers every results page; getCrawlResults pages by 100', async () => {
-    const result = await client.crawl({ url: `${hub.url}/`, engine: 'cheerio', limit: 200, scrape_options: { formats: ['markdown'] } }, 0.05, 20_000);
+    const result = await client.crawl(
+      { url: `${hub.url}/`, engine: 'cheerio', limit: 200, scrape_options: { formats: ['markdown'] } },
+      0.05,
+      20_000,
+    );
     assert.match(result.job_id, UUID);
     assert.equal(result.status, 'completed');
     assert.equal(result.total, HUB_LINKS + 1);
@@ -182,7 +207,8 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     assert.equal(result.data.length, HUB_LINKS + 1, 'both results pages, following `next`');
     const byUrl = new Map(result.data.map((item: { url: string; markdown: string }) => [item.url, item.markdown]));
     assert.equal(byUrl.size, HUB_LINKS + 1, 'no page twice');
-    for (let i = 0; i < HUB_LINKS; i++) assert.match(byUrl.get(`${hub.url}/p${i}`) ?? '', new RegExp(`This is the page at /p${i}\\.`));
+    for (let i = 0; i < HUB_LINKS; i++)
+      assert.match(byUrl.get(`${hub.url}/p${i}`) ?? '', new RegExp(`This is the page at /p${i}\\.`));
     // 0.0.3 reads `creditsUsed` from the results page, which says `credits_used`: it always reports 0.
     assert.equal(result.creditsUsed, 0);
     assert.equal((await client.getCrawlStatus(result.job_id)).credits_used, HUB_LINKS + 1);
@@ -194,18 +220,24 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     const last = await client.getCrawlResults(result.job_id, 100);
     assert.equal(last.data.length, HUB_LINKS + 1 - 100);
     assert.equal(last.next, undefined);
-    assert.deepEqual([...first.data, ...last.data].map((item: { url: string }) => item.url), result.data.map((item: { url: string }) => item.url));
+    assert.deepEqual(
+      [...first.data, ...last.data].map((item: { url: string }) => item.url),
+      result.data.map((item: { url: string }) => item.url),
+    );
   });
 
   it('crawl (wait mode) throws when the crawl fails', async () => {
     let jobId = '';
-    await assert.rejects(client.crawl({ url: `${site.url}/gone`, engine: 'cheerio' }, 0.05, 10_000), (error: unknown) => {
-      assert.ok(error instanceof Error);
-      const match = /^Crawl failed \(job_id=(.+)\)$/.exec(error.message);
-      assert.ok(match, error.message);
-      jobId = match[1] ?? '';
-      return true;
-    });
+    await assert.rejects(
+      client.crawl({ url: `${site.url}/gone`, engine: 'cheerio' }, 0.05, 10_000),
+      (error: unknown) => {
+        assert.ok(error instanceof Error);
+        const match = /^Crawl failed \(job_id=(.+)\)$/.exec(error.message);
+        assert.ok(match, error.message);
+        jobId = match[1] ?? '';
+        return true;
+      },
+    );
     const status = (await client.getCrawlStatus(jobId)) as unknown as { status: string; error: { code: string } };
     assert.equal(status.status, 'failed');
     assert.equal(status.error.code, 'HTTP_ERROR');
@@ -239,7 +271,7 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     const done = await result;
     assert.equal(done.job_id, id);
     assert.equal((await client.getCrawlStatus(id)).status, 'cancelled');
-    assert.equal(done.status, 'completed', '0.0.3 hard-codes it; the newer SDK reports the job\'s status');
+    assert.equal(done.status, 'completed', "0.0.3 hard-codes it; the newer SDK reports the job's status");
     assert.equal(done.data.length, done.completed);
   });
 
@@ -252,7 +284,12 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
 
   it('search: not offered by the service, the SDK throws the 404 of an unknown route', async () => {
     await rejectsWith(
-      client.search({ query: 'crawl service', engine: 'google', limit: 5, scrape_options: { engine: 'cheerio', formats: ['markdown'] } }),
+      client.search({
+        query: 'crawl service',
+        engine: 'google',
+        limit: 5,
+        scrape_options: { engine: 'cheerio', formats: ['markdown'] },
+      }),
       'Request error: API Error 404: Not found',
     );
   });
@@ -262,7 +299,10 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     let replaced = 0;
     const wrong = new AnyCrawlClient('wrong-key-0000000000', base, () => authFailures++);
     assert.deepEqual(await wrong.healthCheck(), { success: true, status: 'ok' });
-    await rejectsWith(wrong.scrape({ url: `${site.url}/small`, engine: 'cheerio' }), 'Request error: Authentication failed: Invalid API key');
+    await rejectsWith(
+      wrong.scrape({ url: `${site.url}/small`, engine: 'cheerio' }),
+      'Request error: Authentication failed: Invalid API key',
+    );
     assert.equal(authFailures, before + 1);
     wrong.setAuthFailureCallback(() => replaced++);
     await rejectsWith(wrong.getCrawlStatus(UNKNOWN_JOB), 'Request error: Authentication failed: Invalid API key');

@@ -1,4 +1,5 @@
-// `retry` on /v1/scrape, as AnyCrawl accepts it: a page failing on a 5xx, 429 or network error is tried again, up to 2 more times.
+// `retry` on /v1/scrape, as AnyCrawl accepts it: a page failing on a 5xx, 429 or network error is tried again, up to 2
+// more times.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type CrawlSite, startCrawlSite } from '../fixtures/crawl-site.js';
@@ -21,7 +22,10 @@ describe('retry on scrape', () => {
     await t.close();
     await site.close();
   });
-  const scrape = (path: string, retry?: boolean) => t.request('POST', '/v1/scrape', { body: { url: `${site.url}${path}`, max_age: 0, ...(retry === undefined ? {} : { retry }) } });
+  const scrape = (path: string, retry?: boolean) =>
+    t.request('POST', '/v1/scrape', {
+      body: { url: `${site.url}${path}`, max_age: 0, ...(retry === undefined ? {} : { retry }) },
+    });
 
   it('tries a 503 page twice more and answers with the page once it works', async () => {
     const res = await scrape('/flaky', true);

@@ -71,7 +71,10 @@ describe('crawl API', () => {
     for (const p of ['/', '/a', '/b', '/c']) assert.equal(s.hits.get(p), 1, `${p} fetched once`);
     assert.equal(s.hits.get('/image.png'), undefined, 'non-HTML links are not fetched');
     const events = await readEvents(t.app.db.kysely, { subjectId: jobId });
-    assert.deepEqual(events.map((e) => e.type), ['crawl.created', 'crawl.started', 'crawl.completed']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['crawl.created', 'crawl.started', 'crawl.completed'],
+    );
     assert.equal(events[2]?.payload.completed, 4);
   });
 
@@ -112,9 +115,18 @@ describe('crawl API', () => {
       '/shop/1': {},
       '/docs/1': {},
     });
-    const jobId = await crawl({ url: `${s.url}/`, include_paths: ['/blog/**'], exclude_paths: ['/blog/private/*'], scrape_paths: ['/blog/*'] });
+    const jobId = await crawl({
+      url: `${s.url}/`,
+      include_paths: ['/blog/**'],
+      exclude_paths: ['/blog/private/*'],
+      scrape_paths: ['/blog/*'],
+    });
     const status = await waitForCrawl(get, jobId);
-    assert.deepEqual(paths(await allResults(jobId)), ['/blog/a', '/blog/b'], 'the seed and deep page are visited, not saved');
+    assert.deepEqual(
+      paths(await allResults(jobId)),
+      ['/blog/a', '/blog/b'],
+      'the seed and deep page are visited, not saved',
+    );
     assert.equal(s.hits.get('/blog/a/deep'), 1);
     assert.equal(s.hits.get('/blog/private/x'), undefined);
     assert.equal(s.hits.get('/shop/1'), undefined);
@@ -137,7 +149,10 @@ describe('crawl API', () => {
   });
 
   it('honours robots.txt disallow rules', async () => {
-    const s = await site({ '/': { links: ['/public', '/private/x'] }, '/public': {}, '/private/x': {} }, 'User-agent: *\nDisallow: /private/\n');
+    const s = await site(
+      { '/': { links: ['/public', '/private/x'] }, '/public': {}, '/private/x': {} },
+      'User-agent: *\nDisallow: /private/\n',
+    );
     const jobId = await crawl({ url: `${s.url}/` });
     await waitForCrawl(get, jobId);
     assert.deepEqual(paths(await allResults(jobId)), ['/', '/public']);
@@ -195,7 +210,11 @@ describe('crawl API', () => {
     assert.equal(later.completed, atCancel.completed);
     const again = await t.request('DELETE', `/v1/crawl/${jobId}`);
     assert.equal(again.statusCode, 409);
-    assert.deepEqual(again.json(), { success: false, error: 'Job already finished', message: 'Finished jobs cannot be cancelled' });
+    assert.deepEqual(again.json(), {
+      success: false,
+      error: 'Job already finished',
+      message: 'Finished jobs cannot be cancelled',
+    });
     const events = await readEvents(t.app.db.kysely, { subjectId: jobId });
     assert.equal(events.at(-1)?.type, 'crawl.cancelled');
   });
@@ -233,12 +252,20 @@ describe('crawl API', () => {
       assert.equal(res.json().data.issues[0].field, 'skip');
     }
     const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const [method, path] of [['GET', `/v1/crawl/${unknown}`], ['GET', `/v1/crawl/${unknown}/status`], ['DELETE', `/v1/crawl/${unknown}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/crawl/${unknown}`],
+      ['GET', `/v1/crawl/${unknown}/status`],
+      ['DELETE', `/v1/crawl/${unknown}`],
+    ] as const) {
       const res = await t.request(method, path);
       assert.equal(res.statusCode, 404);
       assert.deepEqual(res.json(), { success: false, error: 'Not found', message: 'Job not found' });
     }
-    for (const [method, path] of [['GET', `/v1/crawl/${jobId}`], ['GET', `/v1/crawl/${jobId}/status`], ['DELETE', `/v1/crawl/${jobId}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/crawl/${jobId}`],
+      ['GET', `/v1/crawl/${jobId}/status`],
+      ['DELETE', `/v1/crawl/${jobId}`],
+    ] as const) {
       const res = await t.request(method, path, { key: OTHER_KEY });
       assert.equal(res.statusCode, 404, `${method} ${path} by another key`);
     }
@@ -249,7 +276,11 @@ describe('crawl API', () => {
       [{ url: 'https://example.com', strategy: 'bogus' }, 'strategy', 'invalid_enum_value'],
       [{ url: 'https://example.com', limit: 0 }, 'limit', 'too_small'],
       [{ url: 'https://example.com', max_depth: -1 }, 'max_depth', 'too_small'],
-      [{ url: 'https://example.com', scrape_options: { formats: ['nope'] } }, 'scrape_options.formats.0', 'invalid_enum_value'],
+      [
+        { url: 'https://example.com', scrape_options: { formats: ['nope'] } },
+        'scrape_options.formats.0',
+        'invalid_enum_value',
+      ],
       [{ url: 'https://example.com', scrape_options: { bogus: 1 } }, 'scrape_options.bogus', 'unrecognized_keys'],
       [{ url: 'https://example.com', template_id: 'tpl-1' }, 'template_id', 'custom'],
       [{ url: 'https://example.com', engine: 'cheerio', formats: ['screenshot'] }, 'formats.0', 'custom'],
@@ -258,7 +289,10 @@ describe('crawl API', () => {
     for (const [body, field, code] of cases) {
       const res = await t.request('POST', '/v1/crawl', { body });
       assert.equal(res.statusCode, 400, JSON.stringify(body));
-      assert.ok(res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code), `${JSON.stringify(body)} -> ${res.body}`);
+      assert.ok(
+        res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code),
+        `${JSON.stringify(body)} -> ${res.body}`,
+      );
     }
     const tpl = await t.request('POST', '/v1/crawl', { body: { url: 'https://example.com', template_id: 'tpl-1' } });
     assert.match(tpl.json().data.issues[0].message, /tpl-1/);

@@ -30,7 +30,9 @@ describe('crawls with browser engines', () => {
 
   const get = (url: string) => t.request('GET', url);
 
-  async function crawl(body: Record<string, unknown>): Promise<{ jobId: string; status: Record<string, unknown>; items: Item[] }> {
+  async function crawl(
+    body: Record<string, unknown>,
+  ): Promise<{ jobId: string; status: Record<string, unknown>; items: Item[] }> {
     const created = await t.request('POST', '/v1/crawl', { body });
     assert.equal(created.statusCode, 200, created.body);
     const jobId = created.json().data.job_id as string;
@@ -40,7 +42,12 @@ describe('crawls with browser engines', () => {
   }
 
   it('playwright: follows links that only exist in the rendered DOM and screenshots every page', async () => {
-    const { jobId, status, items } = await crawl({ url: `${site.url}/app/0`, engine: 'playwright', limit: 7, formats: ['markdown', 'screenshot'] });
+    const { jobId, status, items } = await crawl({
+      url: `${site.url}/app/0`,
+      engine: 'playwright',
+      limit: 7,
+      formats: ['markdown', 'screenshot'],
+    });
     assert.equal(status.status, 'completed');
     assert.equal(status.completed, 7);
     // Which 7 pages depends on which renders end first (3 at once); every one beyond /app/0 was
@@ -48,8 +55,14 @@ describe('crawls with browser engines', () => {
     const urls = items.map((i) => i.url);
     assert.equal(new Set(urls).size, 7);
     assert.ok(urls.includes(`${site.url}/app/0`));
-    assert.ok(urls.every((u) => /\/app\/\d+$/.test(u.slice(site.url.length))), urls.join(' '));
-    assert.ok(urls.some((u) => Number(u.split('/').pop()) >= 3), 'pages two links deep were reached');
+    assert.ok(
+      urls.every((u) => /\/app\/\d+$/.test(u.slice(site.url.length))),
+      urls.join(' '),
+    );
+    assert.ok(
+      urls.some((u) => Number(u.split('/').pop()) >= 3),
+      'pages two links deep were reached',
+    );
     for (const item of items) {
       const n = item.url.split('/').pop();
       assert.match(item.markdown, new RegExp(`# App page ${n}`));
@@ -68,10 +81,26 @@ describe('crawls with browser engines', () => {
     // Expiry deletes the results and, with them, the screenshots.
     const db = t.app.db;
     const later = new Date(Date.now() + 400 * 24 * 3600 * 1000);
-    await sweepOnce({ db: db.kysely, cache: new PageCache(db.kysely), crawls: new CrawlStore(db.kysely, db.dialect), clock: () => later, cacheTtlMs: 10 ** 12 });
+    await sweepOnce({
+      db: db.kysely,
+      cache: new PageCache(db.kysely),
+      crawls: new CrawlStore(db.kysely, db.dialect),
+      clock: () => later,
+      cacheTtlMs: 10 ** 12,
+    });
     assert.equal((await get(`/v1/crawl/${jobId}/status`)).statusCode, 404);
     assert.equal((await get(new URL(first).pathname)).statusCode, 404);
-    assert.equal(Number((await db.kysely.selectFrom('screenshots').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0);
+    assert.equal(
+      Number(
+        (
+          await db.kysely
+            .selectFrom('screenshots')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      0,
+    );
   });
 
   it('auto: renders the app shells it meets and crawls through them', async () => {
@@ -85,7 +114,12 @@ describe('crawls with browser engines', () => {
   });
 
   it('puppeteer: the same crawl with the other engine', async () => {
-    const { status, items } = await crawl({ url: `${site.url}/app/0`, engine: 'puppeteer', limit: 4, formats: ['markdown', 'links'] });
+    const { status, items } = await crawl({
+      url: `${site.url}/app/0`,
+      engine: 'puppeteer',
+      limit: 4,
+      formats: ['markdown', 'links'],
+    });
     assert.equal(status.status, 'completed');
     assert.equal(items.length, 4);
     for (const item of items) assert.equal(item.metadata.engine, 'puppeteer');

@@ -43,7 +43,11 @@ for (const make of allDatabases()) {
       await migrateToLatest(db.kysely);
       store = new LosesClaimAnswers(db.kysely, db.dialect);
       server = createServer((req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body><main><p>Page ${req.url} with a few words of text.</p></main></body></html>`);
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><title>${req.url}</title></head><body><main><p>Page ${req.url} with a few words of text.</p></main></body></html>`,
+          );
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       siteUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,7 +63,14 @@ for (const make of allDatabases()) {
       const jobId = randomUUID();
       const request = crawlRequestSchema.parse({ url: `${siteUrl}/`, limit: 1 });
       const options = { ...resolveCrawlOptions(request), seed: `${siteUrl}/` };
-      await store.create({ id: jobId, ownerId: 'owner', options, request: { ...request }, now: new Date().toISOString(), retentionMs: 86_400_000 });
+      await store.create({
+        id: jobId,
+        ownerId: 'owner',
+        options,
+        request: { ...request },
+        now: new Date().toISOString(),
+        retentionMs: 86_400_000,
+      });
       store.loseNext = 1;
       const runner = new CrawlRunner({
         store,
@@ -77,10 +88,19 @@ for (const make of allDatabases()) {
       });
       runner.start();
       try {
-        const job = () => db.kysely.selectFrom('jobs').select(['status', 'completed', 'failed', 'total']).where('id', '=', jobId).executeTakeFirstOrThrow();
+        const job = () =>
+          db.kysely
+            .selectFrom('jobs')
+            .select(['status', 'completed', 'failed', 'total'])
+            .where('id', '=', jobId)
+            .executeTakeFirstOrThrow();
         const deadline = Date.now() + 10_000;
         while ((await job()).status === 'pending') {
-          const page = await db.kysely.selectFrom('crawl_pages').select(['state', 'lease_owner']).where('job_id', '=', jobId).executeTakeFirstOrThrow();
+          const page = await db.kysely
+            .selectFrom('crawl_pages')
+            .select(['state', 'lease_owner'])
+            .where('job_id', '=', jobId)
+            .executeTakeFirstOrThrow();
           assert.ok(Date.now() < deadline, `the crawl did not end; its page: ${JSON.stringify(page)}`);
           await new Promise((r) => setTimeout(r, 50));
         }

@@ -1,4 +1,5 @@
-// Links are extracted for discovery only while they can be used: not once a crawl has admitted as many pages as its limit allows, nor at max_depth (unless the client asked for links).
+// Links are extracted for discovery only while they can be used: not once a crawl has admitted as many pages as its
+// limit allows, nor at max_depth (unless the client asked for links).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { pino } from 'pino';
@@ -54,7 +55,14 @@ before(async () => {
     retentionMs: 86_400_000,
     pollMs: 20,
   });
-  service = new CrawlService({ store, clock: systemClock, capabilities: deploymentCapabilities(false), retentionMs: 86_400_000, targets: { allowPrivate: true }, onCreated: () => runner.notify() });
+  service = new CrawlService({
+    store,
+    clock: systemClock,
+    capabilities: deploymentCapabilities(false),
+    retentionMs: 86_400_000,
+    targets: { allowPrivate: true },
+    onCreated: () => runner.notify(),
+  });
   runner.start();
 });
 
@@ -66,7 +74,9 @@ after(async () => {
 });
 
 /** Runs a crawl of the site to its end; `asked` then holds what it asked extraction for. */
-async function crawlToEnd(body: Record<string, unknown>): Promise<{ id: string; status: CrawlStatus; pages: string[] }> {
+async function crawlToEnd(
+  body: Record<string, unknown>,
+): Promise<{ id: string; status: CrawlStatus; pages: string[] }> {
   asked.length = 0;
   const { job_id: id } = await service.create('owner', crawlRequestSchema.parse({ url: `${site.url}/`, ...body }));
   const deadline = Date.now() + 15_000;

@@ -51,7 +51,12 @@ it('fails a page that exceeds the per-page timeout and goes on with the rest', a
 
 it('lets scrape_options win over top-level page options, field by field', async () => {
   const s = await site({ '/': { links: ['/a'] }, '/a': {} });
-  const jobId = await crawl({ url: `${s.url}/`, formats: ['markdown'], only_main_content: false, scrape_options: { formats: ['text', 'links'] } });
+  const jobId = await crawl({
+    url: `${s.url}/`,
+    formats: ['markdown'],
+    only_main_content: false,
+    scrape_options: { formats: ['text', 'links'] },
+  });
   await waitForCrawl(get, jobId);
   const results = (await get(`/v1/crawl/${jobId}`)).json().data as Array<Record<string, unknown>>;
   assert.equal(results.length, 2);
@@ -93,5 +98,9 @@ it('follows links to another port by strategy: same-hostname and all yes, same-o
     const status = await waitForCrawl(get, jobId);
     assert.equal(status.completed, pages, strategy);
   }
-  assert.equal(other.hits.get('/there'), 3, `fetched once by each crawl that may go there: ${JSON.stringify([...other.hits])}`);
+  assert.equal(
+    other.hits.get('/there'),
+    3,
+    `fetched once by each crawl that may go there: ${JSON.stringify([...other.hits])}`,
+  );
 });

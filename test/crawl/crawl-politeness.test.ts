@@ -21,7 +21,9 @@ it('keeps at most CRAWL_HOST_CONCURRENCY requests in flight per host', async () 
     const links = path === '/' ? Array.from({ length: 12 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('') : '';
     setTimeout(() => {
       active--;
-      res.writeHead(path === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' }).end(`<html><body><h1>${path}</h1><p>Some text for ${path}.</p>${links}</body></html>`);
+      res
+        .writeHead(path === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' })
+        .end(`<html><body><h1>${path}</h1><p>Some text for ${path}.</p>${links}</body></html>`);
     }, 40);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -72,7 +74,11 @@ it('forgets a crawl after expires_at: its routes answer 404', async () => {
     for (const path of [`/v1/crawl/${jobId}/status`, `/v1/crawl/${jobId}`]) {
       assert.equal((await t.request('GET', path)).statusCode, 404, path);
     }
-    assert.equal((await t.request('DELETE', `/v1/crawl/${jobId}`)).statusCode, 404, 'an expired job is gone for every verb');
+    assert.equal(
+      (await t.request('DELETE', `/v1/crawl/${jobId}`)).statusCode,
+      404,
+      'an expired job is gone for every verb',
+    );
   } finally {
     await site.close();
   }

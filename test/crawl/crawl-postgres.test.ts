@@ -39,6 +39,13 @@ it('splits one crawl over two workers on PostgreSQL, each page fetched and saved
   const urls = [...first.data, ...second.data].map((r: { url: string }) => r.url);
   assert.equal(new Set(urls).size, 61);
   assert.equal(urls.length, 61);
-  const owners = await a.app.db.kysely.selectFrom('crawl_pages').select('lease_owner').where('job_id', '=', jobId).execute();
-  assert.ok(owners.every((o) => o.lease_owner === null), 'no lease left behind');
+  const owners = await a.app.db.kysely
+    .selectFrom('crawl_pages')
+    .select('lease_owner')
+    .where('job_id', '=', jobId)
+    .execute();
+  assert.ok(
+    owners.every((o) => o.lease_owner === null),
+    'no lease left behind',
+  );
 });

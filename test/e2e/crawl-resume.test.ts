@@ -37,7 +37,13 @@ async function api(base: string, method: string, path: string, body?: unknown): 
 
 it('resumes a crawl after SIGKILL with every page exactly once and exact counts, well within 20 s of the kill', async () => {
   // The default lease (10 s): the pages in flight at the kill wait for it to run out.
-  const env = { DATA_DIR: tempDir(), API_KEYS: KEY, ALLOW_LOCAL_TARGETS: 'true', CRAWL_CONCURRENCY: '4', CRAWL_JOB_CONCURRENCY: '4' };
+  const env = {
+    DATA_DIR: tempDir(),
+    API_KEYS: KEY,
+    ALLOW_LOCAL_TARGETS: 'true',
+    CRAWL_CONCURRENCY: '4',
+    CRAWL_JOB_CONCURRENCY: '4',
+  };
   const first = await startService(env);
   const created = await api(first.url, 'POST', '/v1/crawl', { url: `${site.url}/`, limit: 100 });
   const jobId = created.data.job_id as string;

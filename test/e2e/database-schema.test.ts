@@ -13,7 +13,10 @@ async function tablesIn(schema: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    const res = await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
+    const res = await client.query<{ table_name: string }>(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+      [schema],
+    );
     return res.rows.map((r) => r.table_name);
   } finally {
     await client.end();
@@ -48,12 +51,19 @@ describe('DATABASE_SCHEMA', () => {
   });
 
   it('puts every table in its schema, for the CLI and the service alike; CLI keys are separate owners', async () => {
-    const env = { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, DATA_DIR: tempDir(), ALLOW_LOCAL_TARGETS: 'true', CREATE_INITIAL_KEY: 'false' };
+    const env = {
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: schema,
+      DATA_DIR: tempDir(),
+      ALLOW_LOCAL_TARGETS: 'true',
+      CREATE_INITIAL_KEY: 'false',
+    };
     const migrated = runCli(['migrate'], env);
     assert.equal(migrated.status, 0, migrated.stderr);
     assert.match(migrated.stdout, new RegExp(`\\(schema ${schema}\\) is up to date`));
     const tables = await tablesIn(schema);
-    for (const table of ['api_keys', 'jobs', 'events', 'crawl_pages', 'webhook_subscriptions', 'kysely_migration']) assert.ok(tables.includes(table), `${table} in ${tables.join(',')}`);
+    for (const table of ['api_keys', 'jobs', 'events', 'crawl_pages', 'webhook_subscriptions', 'kysely_migration'])
+      assert.ok(tables.includes(table), `${table} in ${tables.join(',')}`);
 
     const alice = KEY.exec(runCli(['keys', 'create', '--name', 'alice'], env).stdout)?.[0];
     const bob = KEY.exec(runCli(['keys', 'create', '--name', 'bob'], env).stdout)?.[0];
@@ -65,11 +75,23 @@ describe('DATABASE_SCHEMA', () => {
     const service = await startService(env);
     try {
       const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-      const created = await fetch(`${service.url}/v1/crawl`, { method: 'POST', headers: as(alice), body: JSON.stringify({ url: `${site.url}/`, limit: 1 }) });
+      const created = await fetch(`${service.url}/v1/crawl`, {
+        method: 'POST',
+        headers: as(alice),
+        body: JSON.stringify({ url: `${site.url}/`, limit: 1 }),
+      });
       assert.equal(created.status, 200);
       const { data } = (await created.json()) as { data: { job_id: string } };
-      assert.equal((await fetch(`${service.url}/v1/crawl/${data.job_id}/status`, { headers: as(alice) })).status, 200, "the owner sees its crawl");
-      assert.equal((await fetch(`${service.url}/v1/crawl/${data.job_id}/status`, { headers: as(bob) })).status, 404, "another CLI key does not");
+      assert.equal(
+        (await fetch(`${service.url}/v1/crawl/${data.job_id}/status`, { headers: as(alice) })).status,
+        200,
+        'the owner sees its crawl',
+      );
+      assert.equal(
+        (await fetch(`${service.url}/v1/crawl/${data.job_id}/status`, { headers: as(bob) })).status,
+        404,
+        'another CLI key does not',
+      );
     } finally {
       service.child.kill('SIGTERM');
       await service.exited;
@@ -78,7 +100,10 @@ describe('DATABASE_SCHEMA', () => {
     // Another schema on the same database is another store: alice's key means nothing there.
     const elsewhere = await startService({ ...env, DATABASE_SCHEMA: other });
     try {
-      assert.equal((await fetch(`${elsewhere.url}/v1/webhook-events`, { headers: { authorization: `Bearer ${alice}` } })).status, 401);
+      assert.equal(
+        (await fetch(`${elsewhere.url}/v1/webhook-events`, { headers: { authorization: `Bearer ${alice}` } })).status,
+        401,
+      );
     } finally {
       elsewhere.child.kill('SIGTERM');
       await elsewhere.exited;

@@ -22,7 +22,11 @@ describe('install', () => {
     for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
       if (existsSync(path.join(ROOT, file))) copyFileSync(path.join(ROOT, file), path.join(dir, file));
     }
-    const result = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(result.status, 0, result.stderr);
     const warnings = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => /^npm (warn|WARN)/.test(l));
     assert.deepEqual(warnings, []);
@@ -33,7 +37,11 @@ describe('install', () => {
     const lowest = semver.minVersion(manifest.engines.node);
     assert.ok(lowest, manifest.engines.node);
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    assert.match(readme, new RegExp(`Node\\.js ${lowest.major}\\.${lowest.minor}\\+`), 'the README names the same version');
+    assert.match(
+      readme,
+      new RegExp(`Node\\.js ${lowest.major}\\.${lowest.minor}\\+`),
+      'the README names the same version',
+    );
     const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as LockFile;
     const tooNew = Object.entries(lock.packages)
       .map(([name, entry]) => ({ name, range: Array.isArray(entry.engines) ? undefined : entry.engines?.node }))

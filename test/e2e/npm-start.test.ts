@@ -22,7 +22,14 @@ interface NpmStart {
 function npmStart(env: Record<string, string>): NpmStart {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -38,7 +45,10 @@ async function listening(run: NpmStart, timeoutMs: number): Promise<{ pid: numbe
   return until(
     `npm start to listen:\n${run.out()}\n${run.err()}`,
     async () => {
-      const line = run.out().split('\n').find((l) => l.includes('"msg":"listening"'));
+      const line = run
+        .out()
+        .split('\n')
+        .find((l) => l.includes('"msg":"listening"'));
       return line ? (JSON.parse(line) as { pid: number; address: string }) : undefined;
     },
     timeoutMs,
@@ -66,7 +76,8 @@ function portOpen(address: string): Promise<boolean> {
   });
 }
 
-const npmWarnings = (stderr: string): string[] => stderr.split('\n').filter((l) => /^npm (warn|WARN|error|ERR)/.test(l));
+const npmWarnings = (stderr: string): string[] =>
+  stderr.split('\n').filter((l) => /^npm (warn|WARN|error|ERR)/.test(l));
 
 describe('npm start', () => {
   it('stops the service when the npm process gets SIGTERM, after finishing in-flight work; a second start answers without compiling', async () => {
@@ -89,7 +100,11 @@ describe('npm start', () => {
       const res = await pending;
       assert.equal(res.status, 200, 'the in-flight scrape finished');
       const exitCode = await first.exited;
-      await until('the service process to be gone', async () => (processAlive(pid) ? undefined : true), SHUTDOWN_TIMEOUT_MS + 2_000);
+      await until(
+        'the service process to be gone',
+        async () => (processAlive(pid) ? undefined : true),
+        SHUTDOWN_TIMEOUT_MS + 2_000,
+      );
       assert.equal(await portOpen(address), false, 'the port is closed');
       assert.match(first.out(), /"msg":"stopped"/, 'the graceful shutdown ran');
       assert.equal(exitCode, 0, first.err());
@@ -101,7 +116,10 @@ describe('npm start', () => {
       const health = await fetch(`${again.address}/health`);
       const elapsedMs = Date.now() - startedAt;
       assert.equal(health.status, 200);
-      assert.ok(!second.err().includes('Compiling TypeScript'), `an unchanged tree is not compiled again:\n${second.err()}`);
+      assert.ok(
+        !second.err().includes('Compiling TypeScript'),
+        `an unchanged tree is not compiled again:\n${second.err()}`,
+      );
       assert.deepEqual(npmWarnings(second.err()), []);
       // The figure, not a timed assertion (bench/startup measures it): about a second here.
       console.log(`# second npm start answered /health after ${elapsedMs} ms`);

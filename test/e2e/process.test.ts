@@ -79,7 +79,11 @@ describe('service process', () => {
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { success: boolean }).success, true);
     assert.equal(await service.exited, 0);
-    const lines = service.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = service
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const request = lines.find((l) => l.msg === 'request');
     assert.ok(request);
     assert.equal(request.route, '/v1/scrape');

@@ -1,4 +1,5 @@
-// Two scheduler processes on one database fire every occurrence exactly once; a killed one leaves nothing running forever.
+// Two scheduler processes on one database fire every occurrence exactly once; a killed one leaves nothing running
+// forever.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
@@ -16,38 +17,72 @@ after(async () => {
   await site.close();
 });
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> & { data: Record<string, unknown> } }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> & { data: Record<string, unknown> } }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> & { data: Record<string, unknown> } };
+  return {
+    status: res.status,
+    json: (await res.json()) as Record<string, unknown> & { data: Record<string, unknown> },
+  };
 }
 
-const fires = (service: RunningService) => service.stdout().split('\n').filter((l) => l.includes('"msg":"task fired"')).length;
+const fires = (service: RunningService) =>
+  service
+    .stdout()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"task fired"')).length;
 
 type Row = { task_id: string; scheduled_for: string; status: string };
 
 function checkEveryMinuteOnce(rows: Row[], tasks: string[]): void {
   for (const id of tasks) {
-    const minutes = rows.filter((r) => r.task_id === id).map((r) => Date.parse(r.scheduled_for)).sort((a, b) => a - b);
+    const minutes = rows
+      .filter((r) => r.task_id === id)
+      .map((r) => Date.parse(r.scheduled_for))
+      .sort((a, b) => a - b);
     // Queue mode: an occurrence that finds the previous execution running still gets its row.
     assert.ok(minutes.length >= 3, `task ${id} ran ${minutes.length} times`);
-    for (let i = 1; i < minutes.length; i++) assert.equal((minutes[i] as number) - (minutes[i - 1] as number), 60_000, `task ${id}: each minute once, none lost`);
+    for (let i = 1; i < minutes.length; i++)
+      assert.equal(
+        (minutes[i] as number) - (minutes[i - 1] as number),
+        60_000,
+        `task ${id}: each minute once, none lost`,
+      );
   }
 }
 
 // 30x: one minute every 2 real seconds. Much faster, and a tick delayed past a whole (fast)
 // minute turns into the decided at-most-one catch-up, which would show as a gap.
 async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]>): Promise<void> {
-  const shared = { API_KEYS: KEY, ALLOW_LOCAL_TARGETS: 'true', LOG_LEVEL: 'debug', CLOCK_SPEEDUP: '30', CLOCK_ANCHOR_MS: String(Date.now()), SCHEDULER_TICK_MS: '50', ...env };
+  const shared = {
+    API_KEYS: KEY,
+    ALLOW_LOCAL_TARGETS: 'true',
+    LOG_LEVEL: 'debug',
+    CLOCK_SPEEDUP: '30',
+    CLOCK_ANCHOR_MS: String(Date.now()),
+    SCHEDULER_TICK_MS: '50',
+    ...env,
+  };
   const a = await startService(shared);
   const b = await startService(shared);
   try {
     const tasks: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await call(a.url, 'POST', '/v1/scheduled-tasks', { name: `t${i}`, cron_expression: '* * * * *', task_type: 'scrape', task_payload: { url: `${site.url}/` }, concurrency_mode: 'queue' });
+      const res = await call(a.url, 'POST', '/v1/scheduled-tasks', {
+        name: `t${i}`,
+        cron_expression: '* * * * *',
+        task_type: 'scrape',
+        task_payload: { url: `${site.url}/` },
+        concurrency_mode: 'queue',
+      });
       assert.equal(res.status, 201, JSON.stringify(res.json));
       tasks.push(String(res.json.data.task_id));
     }
@@ -60,7 +95,11 @@ async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]
     checkEveryMinuteOnce(rows, tasks);
     // Both wake at each due time and race for it; which one wins is up to timing (on a loaded
     // machine one process may win every minute), so only the sum is asserted.
-    assert.equal(fires(a) + fires(b), rows.length, `every execution was fired by exactly one process (${fires(a)} and ${fires(b)})`);
+    assert.equal(
+      fires(a) + fires(b),
+      rows.length,
+      `every execution was fired by exactly one process (${fires(a)} and ${fires(b)})`,
+    );
   } finally {
     a.child.kill('SIGKILL');
     b.child.kill('SIGKILL');
@@ -89,7 +128,9 @@ describe('scheduler processes', () => {
     await client.query(`CREATE SCHEMA "${database.target.schema}"`);
     try {
       await runTwo({ DATA_DIR: tempDir(), DATABASE_URL: url }, async () => {
-        const result = await client.query(`select task_id, scheduled_for, status from "${database.target.schema}".task_executions`);
+        const result = await client.query(
+          `select task_id, scheduled_for, status from "${database.target.schema}".task_executions`,
+        );
         return result.rows as Row[];
       });
     } finally {
@@ -99,13 +140,27 @@ describe('scheduler processes', () => {
   });
 
   it('ends every execution after a SIGKILL while executions run', async () => {
-    const env = { DATA_DIR: tempDir(), API_KEYS: KEY, ALLOW_LOCAL_TARGETS: 'true', CLOCK_SPEEDUP: '60', CLOCK_ANCHOR_MS: String(Date.now()), SCHEDULER_TICK_MS: '50', CRAWL_LEASE_MS: '1000' };
+    const env = {
+      DATA_DIR: tempDir(),
+      API_KEYS: KEY,
+      ALLOW_LOCAL_TARGETS: 'true',
+      CLOCK_SPEEDUP: '60',
+      CLOCK_ANCHOR_MS: String(Date.now()),
+      SCHEDULER_TICK_MS: '50',
+      CRAWL_LEASE_MS: '1000',
+    };
     const first = await startService(env);
-    const created = await call(first.url, 'POST', '/v1/scheduled-tasks', { name: 'slow', cron_expression: '* * * * *', task_type: 'crawl', task_payload: { url: `${site.url}/slow` } });
+    const created = await call(first.url, 'POST', '/v1/scheduled-tasks', {
+      name: 'slow',
+      cron_expression: '* * * * *',
+      task_type: 'crawl',
+      task_payload: { url: `${site.url}/slow` },
+    });
     const id = String(created.json.data.task_id);
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const list = (await call(first.url, 'GET', `/v1/scheduled-tasks/${id}/executions`)).json.data as unknown as Array<{ status: string }>;
+      const list = (await call(first.url, 'GET', `/v1/scheduled-tasks/${id}/executions`)).json
+        .data as unknown as Array<{ status: string }>;
       if (list.some((e) => e.status === 'running')) break;
       assert.ok(Date.now() < deadline, 'no execution started');
       await new Promise((r) => setTimeout(r, 50));
@@ -117,7 +172,8 @@ describe('scheduler processes', () => {
       await call(second.url, 'PATCH', `/v1/scheduled-tasks/${id}/pause`, { reason: 'stop new runs' });
       const end = Date.now() + 30_000;
       for (;;) {
-        const list = (await call(second.url, 'GET', `/v1/scheduled-tasks/${id}/executions`)).json.data as unknown as Array<{ status: string }>;
+        const list = (await call(second.url, 'GET', `/v1/scheduled-tasks/${id}/executions`)).json
+          .data as unknown as Array<{ status: string }>;
         if (list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'pending')) {
           const task = (await call(second.url, 'GET', `/v1/scheduled-tasks/${id}`)).json.data;
           assert.equal(task.total_executions, list.length, 'the counters agree with the executions');

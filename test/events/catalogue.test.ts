@@ -42,21 +42,28 @@ async function constructors(): Promise<Map<string, string[]>> {
 
 describe('event catalogue and constructors', () => {
   it('finds the constructor modules', () => {
-    assert.deepEqual(eventModules().map((f) => relative(SRC, f)).sort(), ['crawl/events.ts', 'scrape/events.ts', 'tasks/events.ts', 'webhooks/events.ts']);
+    assert.deepEqual(
+      eventModules()
+        .map((f) => relative(SRC, f))
+        .sort(),
+      ['crawl/events.ts', 'scrape/events.ts', 'tasks/events.ts', 'webhooks/events.ts'],
+    );
   });
 
   it('has one constructor for every catalogued type that is emitted, and none for the others', async () => {
     const built = await constructors();
     for (const { name } of EVENTS) {
       const where = built.get(name) ?? [];
-      if (NOT_YET_EMITTED.has(name)) assert.deepEqual(where, [], `${name} is listed as not emitted yet, but has a constructor`);
+      if (NOT_YET_EMITTED.has(name))
+        assert.deepEqual(where, [], `${name} is listed as not emitted yet, but has a constructor`);
       else assert.equal(where.length, 1, `${name} has ${where.length} constructors (${where.join(', ')})`);
     }
   });
 
   it('has a catalogue entry for every constructor', async () => {
     const catalogued = new Set<string>(EVENTS.map((e) => e.name));
-    for (const [type, where] of await constructors()) assert.ok(catalogued.has(type), `${where.join(', ')} builds ${type}, which the catalogue does not list`);
+    for (const [type, where] of await constructors())
+      assert.ok(catalogued.has(type), `${where.join(', ')} builds ${type}, which the catalogue does not list`);
   });
 
   it('lists in docs/webhooks.md exactly the types nothing emits yet', () => {

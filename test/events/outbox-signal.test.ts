@@ -1,4 +1,5 @@
-// Each app owns its outbox signal: the events one app records wake its own dispatcher, never another app's in the same process.
+// Each app owns its outbox signal: the events one app records wake its own dispatcher, never another app's in the same
+// process.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OutboxSignal, recordEvent } from '../../src/events/outbox.js';
@@ -47,19 +48,29 @@ describe('two apps in one process', () => {
 
   it("do not wake each other's webhook dispatcher", async () => {
     assert.notEqual(a.app.outbox, b.app.outbox);
-    const created = await b.request('POST', '/v1/webhooks', { body: { name: 'b', webhook_url: receiver.url, event_types: ['scrape.completed'] } });
+    const created = await b.request('POST', '/v1/webhooks', {
+      body: { name: 'b', webhook_url: receiver.url, event_types: ['scrape.completed'] },
+    });
     assert.equal(created.statusCode, 201);
     // Let B's loops reach their (one-minute) sleep, then write an event to B's store without a
     // signal, as another process would: it waits for B's next poll.
     await new Promise((r) => setTimeout(r, 100));
     const owner = await b.app.keys.verify(TEST_KEY);
     assert.ok(owner);
-    await recordEvent(b.app.db.kysely, { ownerId: owner, type: 'scrape.completed', subjectId: null, createdAt: new Date().toISOString(), payload: { job_id: 'of-b', status: 'completed' } });
+    await recordEvent(b.app.db.kysely, {
+      ownerId: owner,
+      type: 'scrape.completed',
+      subjectId: null,
+      createdAt: new Date().toISOString(),
+      payload: { job_id: 'of-b', status: 'completed' },
+    });
 
     // A records events of its own (a scrape): they signal A's outbox, not B's.
     let heardByA = 0;
     const stop = a.app.outbox.listen(() => (heardByA += 1));
-    const scraped = await a.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html`, max_age: 0 } });
+    const scraped = await a.request('POST', '/v1/scrape', {
+      body: { url: `${site.url}/pages/article.html`, max_age: 0 },
+    });
     assert.equal(scraped.statusCode, 200);
     await new Promise((r) => setTimeout(r, 500));
     stop();

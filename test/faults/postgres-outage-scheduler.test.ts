@@ -59,7 +59,10 @@ describe('the scheduler across a PostgreSQL outage (api + two workers)', () => {
   });
 
   async function minutesRun(taskId: string): Promise<string[]> {
-    const { rows } = await admin.query<{ scheduled_for: string }>(`select scheduled_for from "${schema}".task_executions where task_id = $1 order by scheduled_for`, [taskId]);
+    const { rows } = await admin.query<{ scheduled_for: string }>(
+      `select scheduled_for from "${schema}".task_executions where task_id = $1 order by scheduled_for`,
+      [taskId],
+    );
     return rows.map((r) => String(r.scheduled_for));
   }
 
@@ -67,11 +70,16 @@ describe('the scheduler across a PostgreSQL outage (api + two workers)', () => {
     const res = await fetch(`${services[0]?.url}/v1/scheduled-tasks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'every minute', cron_expression: '* * * * *', task_type: 'scrape', task_payload: { url: `${site.url}/pages/article.html` } }),
+      body: JSON.stringify({
+        name: 'every minute',
+        cron_expression: '* * * * *',
+        task_type: 'scrape',
+        task_payload: { url: `${site.url}/pages/article.html` },
+      }),
     });
     assert.equal(res.status, 201);
     const taskId = String(((await res.json()) as { data: { task_id: string } }).data.task_id);
-    for (const started = Date.now(); (await minutesRun(taskId)).length < 2; ) {
+    for (const started = Date.now(); (await minutesRun(taskId)).length < 2;) {
       assert.ok(Date.now() - started < 10_000, 'the task ran before the outage');
       await sleep(100);
     }
@@ -86,7 +94,10 @@ describe('the scheduler across a PostgreSQL outage (api + two workers)', () => {
 
     let all = await minutesRun(taskId);
     for (const back = Date.now(); all.length < before.length + 3; all = await minutesRun(taskId)) {
-      assert.ok(Date.now() - back < 20_000, `the scheduler went on after the outage: ${all.slice(before.length).join(', ')}`);
+      assert.ok(
+        Date.now() - back < 20_000,
+        `the scheduler went on after the outage: ${all.slice(before.length).join(', ')}`,
+      );
       await sleep(200);
     }
     for (const service of services) assert.equal(service.child.exitCode, null, service.stdout().slice(-2000));
@@ -96,6 +107,9 @@ describe('the scheduler across a PostgreSQL outage (api + two workers)', () => {
     assert.ok(inOutage.length <= 1, `minutes of the outage run: ${inOutage.join(', ')}`);
     const after = all.slice(before.length);
     const gaps = after.slice(1).map((m, i) => (Date.parse(m) - Date.parse(after[i] as string)) / 60_000);
-    assert.ok(gaps.slice(1).every((g) => g === 1), `after the catch-up, one run a minute: gaps ${gaps.join(', ')}`);
+    assert.ok(
+      gaps.slice(1).every((g) => g === 1),
+      `after the catch-up, one run a minute: gaps ${gaps.join(', ')}`,
+    );
   });
 });

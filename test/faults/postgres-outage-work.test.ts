@@ -1,4 +1,5 @@
-// Work across a PostgreSQL outage, as operators run it: api + two workers, a crawl, webhooks and a task, then the database goes away and comes back.
+// Work across a PostgreSQL outage, as operators run it: api + two workers, a crawl, webhooks and a task, then the
+// database goes away and comes back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -84,14 +85,27 @@ describe('work across a PostgreSQL outage (api + two workers)', () => {
 
   const alive = (): void => {
     for (const [name, service] of services) {
-      assert.equal(service.child.exitCode, null, `${name} exited:\n${service.stdout().slice(-2000)}\n${service.stderr().slice(-2000)}`);
+      assert.equal(
+        service.child.exitCode,
+        null,
+        `${name} exited:\n${service.stdout().slice(-2000)}\n${service.stderr().slice(-2000)}`,
+      );
     }
   };
 
   it('finishes the crawl exactly (every page once, none waiting out a lease nobody lost) and delivers its events', async () => {
-    const hook = await call(api().url, 'POST', '/v1/webhooks', { name: 'all', webhook_url: receiver.url, event_types: ['crawl.started', 'crawl.completed'] });
+    const hook = await call(api().url, 'POST', '/v1/webhooks', {
+      name: 'all',
+      webhook_url: receiver.url,
+      event_types: ['crawl.started', 'crawl.completed'],
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.json));
-    const crawl = await call(api().url, 'POST', '/v1/crawl', { url: `${site.url}/`, limit: PAGES, max_depth: 20, formats: ['markdown'] });
+    const crawl = await call(api().url, 'POST', '/v1/crawl', {
+      url: `${site.url}/`,
+      limit: PAGES,
+      max_depth: 20,
+      formats: ['markdown'],
+    });
     assert.equal(crawl.status, 200, JSON.stringify(crawl.json));
     const jobId = String(crawl.json.data.job_id);
 
@@ -114,7 +128,9 @@ describe('work across a PostgreSQL outage (api + two workers)', () => {
 
     let final: Answer;
     for (;;) {
-      final = await call(api().url, 'GET', `/v1/crawl/${jobId}/status`).catch(() => ({ status: 0, json: { success: false, data: {} } }) as unknown as Answer);
+      final = await call(api().url, 'GET', `/v1/crawl/${jobId}/status`).catch(
+        () => ({ status: 0, json: { success: false, data: {} } }) as unknown as Answer,
+      );
       if (final.status === 200 && final.json.data.status !== 'pending') break;
       assert.ok(Date.now() - back < 20_000, `the crawl ended within 20 s of the outage: ${JSON.stringify(final.json)}`);
       alive();
@@ -133,8 +149,9 @@ describe('work across a PostgreSQL outage (api + two workers)', () => {
     assert.equal(urls.length, PAGES, 'no page twice');
 
     const completedHooks = async (): Promise<number> =>
-      receiver.requests.filter((r) => r.headers['x-webhook-event'] === 'crawl.completed' && r.body.includes(jobId)).length;
-    for (const started = Date.now(); (await completedHooks()) === 0; ) {
+      receiver.requests.filter((r) => r.headers['x-webhook-event'] === 'crawl.completed' && r.body.includes(jobId))
+        .length;
+    for (const started = Date.now(); (await completedHooks()) === 0;) {
       assert.ok(Date.now() - started < 15_000, 'crawl.completed was delivered');
       await sleep(100);
     }

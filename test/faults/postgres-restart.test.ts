@@ -12,14 +12,15 @@ const KEY = 'fault-key';
 const database = postgresDatabase();
 const schema = database.target.schema as string;
 
-
 async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A request that needs the database: an unknown crawl is a 404 read from the store. */
 async function storeAnswers(api: RunningService): Promise<number> {
-  const res = await fetch(`${api.url}/v1/crawl/${randomUUID()}/status`, { headers: { authorization: `Bearer ${KEY}` } });
+  const res = await fetch(`${api.url}/v1/crawl/${randomUUID()}/status`, {
+    headers: { authorization: `Bearer ${KEY}` },
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -44,7 +45,13 @@ describe('PostgreSQL restarts and outages', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
     proxy = await startPostgresProxy();
-    const env = { DATA_DIR: tempDir(), DATABASE_URL: postgresUrlThrough(proxy, schema), API_KEYS: KEY, WEBHOOK_POLL_MS: '50', SCHEDULER_TICK_MS: '100' };
+    const env = {
+      DATA_DIR: tempDir(),
+      DATABASE_URL: postgresUrlThrough(proxy, schema),
+      API_KEYS: KEY,
+      WEBHOOK_POLL_MS: '50',
+      SCHEDULER_TICK_MS: '100',
+    };
     api = await startService(env, 'api');
     worker = await startService(env, 'worker');
   });
@@ -62,8 +69,15 @@ describe('PostgreSQL restarts and outages', () => {
   });
 
   const alive = (): void => {
-    for (const [name, service] of [['api', api], ['worker', worker]] as const) {
-      assert.equal(service.child.exitCode, null, `the ${name} process exited:\n${service.stdout().slice(-3000)}\n${service.stderr().slice(-3000)}`);
+    for (const [name, service] of [
+      ['api', api],
+      ['worker', worker],
+    ] as const) {
+      assert.equal(
+        service.child.exitCode,
+        null,
+        `the ${name} process exited:\n${service.stdout().slice(-3000)}\n${service.stderr().slice(-3000)}`,
+      );
     }
   };
 
@@ -78,10 +92,17 @@ describe('PostgreSQL restarts and outages', () => {
     assert.ok(killed.rows.length >= 2, `terminated ${killed.rows.length} sessions`);
     await sleep(1500);
     alive();
-    await eventually('a request that needs the store succeeds again', 5000, async () => (await storeAnswers(api)) === 404);
+    await eventually(
+      'a request that needs the store succeeds again',
+      5000,
+      async () => (await storeAnswers(api)) === 404,
+    );
     alive();
     for (const service of [api, worker]) {
-      const lost = service.stdout().split('\n').filter((line) => line.includes('database connection lost'));
+      const lost = service
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('database connection lost'));
       assert.equal(lost.length, 1, 'the burst of broken connections is logged once');
     }
   });
@@ -91,7 +112,11 @@ describe('PostgreSQL restarts and outages', () => {
     proxy.cutAll();
     await sleep(1500);
     alive();
-    await eventually('a request that needs the store succeeds again', 5000, async () => (await storeAnswers(api)) === 404);
+    await eventually(
+      'a request that needs the store succeeds again',
+      5000,
+      async () => (await storeAnswers(api)) === 404,
+    );
     alive();
   });
 
@@ -102,7 +127,9 @@ describe('PostgreSQL restarts and outages', () => {
       proxy.cutAll();
       try {
         const started = Date.now();
-        const res = await fetch(`${api.url}/v1/crawl/${randomUUID()}/status`, { headers: { authorization: `Bearer ${KEY}` } });
+        const res = await fetch(`${api.url}/v1/crawl/${randomUUID()}/status`, {
+          headers: { authorization: `Bearer ${KEY}` },
+        });
         const body = (await res.json()) as { success: boolean; error: string; code: string; message: string };
         assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
         assert.equal(res.status, 503);
@@ -127,7 +154,11 @@ describe('PostgreSQL restarts and outages', () => {
         proxy.mode = 'pass';
       }
       await eventually('/health is 200 again', 5000, async () => (await fetch(`${api.url}/health`)).status === 200);
-      await eventually('a request that needs the store succeeds again', 5000, async () => (await storeAnswers(api)) === 404);
+      await eventually(
+        'a request that needs the store succeeds again',
+        5000,
+        async () => (await storeAnswers(api)) === 404,
+      );
       alive();
     });
   }

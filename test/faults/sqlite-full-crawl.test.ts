@@ -24,10 +24,15 @@ describe('a crawl across a full disk (SQLite)', () => {
   });
 
   it('pauses while the disk is full and finishes complete and exact once space is back', async () => {
-    const created = await t.request('POST', '/v1/crawl', { body: { url: `${site.url}/`, limit: PAGES, formats: ['markdown'], max_depth: 20 } });
+    const created = await t.request('POST', '/v1/crawl', {
+      body: { url: `${site.url}/`, limit: PAGES, formats: ['markdown'], max_depth: 20 },
+    });
     assert.equal(created.statusCode, 200, created.body);
     const id = (created.json() as { data: { job_id: string } }).data.job_id;
-    const status = async () => (await t.request('GET', `/v1/crawl/${id}/status`)).json() as { data: { status: string; total: number; completed: number; failed: number } };
+    const status = async () =>
+      (await t.request('GET', `/v1/crawl/${id}/status`)).json() as {
+        data: { status: string; total: number; completed: number; failed: number };
+      };
 
     for (let waited = 0; (await status()).data.completed < 10; waited += 20) {
       assert.ok(waited < 20_000, 'the crawl got going');
@@ -48,10 +53,13 @@ describe('a crawl across a full disk (SQLite)', () => {
     assert.equal(last.data.status, 'completed', JSON.stringify(last.data));
     assert.equal(last.data.total, PAGES);
     assert.equal(last.data.completed + last.data.failed, PAGES, JSON.stringify(last.data));
-    assert.equal(last.data.failed, 0, 'a full disk is not the pages\' fault');
+    assert.equal(last.data.failed, 0, "a full disk is not the pages' fault");
     const urls: string[] = [];
     for (let skip = 0; ; skip += 100) {
-      const page = (await t.request('GET', `/v1/crawl/${id}?skip=${skip}`)).json() as { data: Array<{ url: string }>; next?: string };
+      const page = (await t.request('GET', `/v1/crawl/${id}?skip=${skip}`)).json() as {
+        data: Array<{ url: string }>;
+        next?: string;
+      };
       urls.push(...page.data.map((r) => r.url));
       if (!page.next) break;
     }

@@ -36,7 +36,9 @@ describe('SQLite on a full disk', () => {
     try {
       // Each scrape writes more than a page (its job row, events, the cache entry).
       for (let i = 0; i < 20; i++) {
-        res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html?n=${i}`, max_age: 0 } });
+        res = await t.request('POST', '/v1/scrape', {
+          body: { url: `${site.url}/pages/article.html?n=${i}`, max_age: 0 },
+        });
         if (res.statusCode !== 200) break;
       }
       assert.ok(res);
@@ -48,7 +50,9 @@ describe('SQLite on a full disk', () => {
     } finally {
       await freeDisk(t);
     }
-    const again = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html`, max_age: 0 } });
+    const again = await t.request('POST', '/v1/scrape', {
+      body: { url: `${site.url}/pages/article.html`, max_age: 0 },
+    });
     assert.equal(again.statusCode, 200, again.body);
   });
 });

@@ -1,4 +1,5 @@
-// Webhook deliveries across a PostgreSQL outage: an attempt that ends while the store is down is recorded once it is back, and the delivery goes on.
+// Webhook deliveries across a PostgreSQL outage: an attempt that ends while the store is down is recorded once it is
+// back, and the delivery goes on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TcpProxy } from '../fixtures/tcp-proxy.js';
@@ -21,7 +22,15 @@ describe('webhook deliveries across a PostgreSQL outage', () => {
     proxy = await startPostgresProxy();
     receiver = await startReceiver();
     const throughProxy: TestDatabase = { ...real, target: { ...real.target, url: postgresUrlThrough(proxy) } };
-    t = await startTestApp({ database: throughProxy, env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_UNIT_MS: '200', WEBHOOK_LEASE_MS: '3000' } });
+    t = await startTestApp({
+      database: throughProxy,
+      env: {
+        ALLOW_LOCAL_WEBHOOKS: 'true',
+        WEBHOOK_POLL_MS: '50',
+        WEBHOOK_RETRY_UNIT_MS: '200',
+        WEBHOOK_LEASE_MS: '3000',
+      },
+    });
   });
 
   after(async () => {
@@ -34,7 +43,9 @@ describe('webhook deliveries across a PostgreSQL outage', () => {
 
   it('records the attempt that ended during the outage and retries the delivery afterwards, with its id', async () => {
     receiver.setMode('hang');
-    const created = await t.request('POST', '/v1/webhooks', { body: { name: 'hook', webhook_url: receiver.url, event_types: ['scrape.completed'], timeout_seconds: 1 } });
+    const created = await t.request('POST', '/v1/webhooks', {
+      body: { name: 'hook', webhook_url: receiver.url, event_types: ['scrape.completed'], timeout_seconds: 1 },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const webhookId = created.json().data.webhook_id as string;
     const deliveryId = (await t.request('POST', `/v1/webhooks/${webhookId}/test`)).json().data.delivery_id as string;

@@ -1,12 +1,26 @@
-// Tests of fetchPage against the local fixture site: redirects, timeouts, size cap, compression, charsets, types, errors.
+// Tests of fetchPage against the local fixture site: redirects, timeouts, size cap, compression, charsets, types,
+// errors.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
-import { COMPRESSED_TEXT, GBK_TEXT, LATIN1_TEXT, SJIS_TEXT, startSiteServer, type SiteServer } from '../fixtures/site-server.js';
+import {
+  closeDispatchers,
+  fetchPage,
+  FetchError,
+  type FetchErrorCode,
+  type FetchOptions,
+} from '../../src/fetch/index.js';
+import {
+  COMPRESSED_TEXT,
+  GBK_TEXT,
+  LATIN1_TEXT,
+  SJIS_TEXT,
+  startSiteServer,
+  type SiteServer,
+} from '../fixtures/site-server.js';
 
 let site: SiteServer;
 before(async () => {
@@ -79,7 +93,10 @@ describe('basic fetch', () => {
 
   it('reuses keep-alive connections across calls', async () => {
     let connections = 0;
-    const server = createServer((_req, res) => res.end('<html><body>ok</body></html>')).on('connection', () => connections++);
+    const server = createServer((_req, res) => res.end('<html><body>ok</body></html>')).on(
+      'connection',
+      () => connections++,
+    );
     const url = await listen(server);
     try {
       for (let i = 0; i < 20; i++) await fetchPage(options(url));
@@ -93,7 +110,14 @@ describe('basic fetch', () => {
 });
 
 describe('URLs', () => {
-  for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'data:text/html,hi', 'javascript:alert(1)', 'not a url', '']) {
+  for (const url of [
+    'ftp://example.com/',
+    'file:///etc/passwd',
+    'data:text/html,hi',
+    'javascript:alert(1)',
+    'not a url',
+    '',
+  ]) {
     it(`refuses ${JSON.stringify(url)} as INVALID_URL`, async () => {
       await fetchFails(options('/', { url }), 'INVALID_URL');
     });
@@ -103,7 +127,11 @@ describe('URLs', () => {
 describe('redirects', () => {
   it('follows a chain of relative Locations and reports every hop', async () => {
     const page = await fetchPage(options('/redirect/3'));
-    assert.deepEqual(page.redirects, [`${site.url}/redirect/2`, `${site.url}/redirect/1`, `${site.url}/pages/article.html`]);
+    assert.deepEqual(page.redirects, [
+      `${site.url}/redirect/2`,
+      `${site.url}/redirect/1`,
+      `${site.url}/pages/article.html`,
+    ]);
     assert.equal(page.finalUrl, `${site.url}/pages/article.html`);
     assert.equal(page.sourceUrl, `${site.url}/redirect/3`);
   });
@@ -180,10 +208,12 @@ describe('timeouts and cancellation', () => {
 
   it('closes the socket when it gives up', async () => {
     const closed = new Promise<void>((resolve) => {
-      const server = createServer((req) => req.socket.on('close', () => {
-        server.close();
-        resolve();
-      }));
+      const server = createServer((req) =>
+        req.socket.on('close', () => {
+          server.close();
+          resolve();
+        }),
+      );
       void listen(server).then((url) => fetchFails(options(url, { timeoutMs: 300 }), 'TIMEOUT'));
     });
     await withDeadline(closed, 2_000, 'server socket still open after TIMEOUT');
@@ -354,7 +384,9 @@ describe('network errors', () => {
     }
   });
   it('reports a self-signed certificate as TLS_ERROR', async () => {
-    const server = createTlsServer({ key: readFileSync(TLS_KEY), cert: readFileSync(TLS_CERT) }, (_req, res) => res.end('hi'));
+    const server = createTlsServer({ key: readFileSync(TLS_KEY), cert: readFileSync(TLS_CERT) }, (_req, res) =>
+      res.end('hi'),
+    );
     const url = (await listen(server)).replace('http:', 'https:');
     try {
       const err = await fetchFails(options(url), 'TLS_ERROR');

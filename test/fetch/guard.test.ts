@@ -15,7 +15,15 @@ after(async () => {
 });
 
 function options(url: string, extra: Partial<FetchOptions> = {}): FetchOptions {
-  return { url, timeoutMs: 3_000, allowPrivateAddresses: false, maxBytes: 1024 * 1024, maxRedirects: 5, userAgent: 'guard-test', ...extra };
+  return {
+    url,
+    timeoutMs: 3_000,
+    allowPrivateAddresses: false,
+    maxBytes: 1024 * 1024,
+    maxRedirects: 5,
+    userAgent: 'guard-test',
+    ...extra,
+  };
 }
 
 const totalHits = (): number => [...site.hits.values()].reduce((a, b) => a + b, 0);
@@ -34,7 +42,20 @@ async function assertBlocked(opts: FetchOptions, pattern?: RegExp): Promise<Fetc
   return err;
 }
 
-const literalHosts = ['127.0.0.1', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '127.1', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0', 'localhost', 'LOCALHOST.', 'app.localhost'];
+const literalHosts = [
+  '127.0.0.1',
+  '2130706433',
+  '0177.0.0.1',
+  '0x7f.0.0.1',
+  '0x7f000001',
+  '127.1',
+  '[::1]',
+  '[::ffff:127.0.0.1]',
+  '0.0.0.0',
+  'localhost',
+  'LOCALHOST.',
+  'app.localhost',
+];
 
 describe('literal hosts', () => {
   for (const host of literalHosts) {
@@ -57,7 +78,10 @@ describe('names resolved at connect time', () => {
   const loopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
 
   it('refuses a name that resolves to 127.0.0.1', async () => {
-    await assertBlocked(options(`http://evil.test:${site.port}/`, { resolve: loopback }), /evil\.test: it resolves to 127\.0\.0\.1/);
+    await assertBlocked(
+      options(`http://evil.test:${site.port}/`, { resolve: loopback }),
+      /evil\.test: it resolves to 127\.0\.0\.1/,
+    );
   });
 
   it('refuses a name when any one of its addresses is private', async () => {
@@ -69,7 +93,9 @@ describe('names resolved at connect time', () => {
   });
 
   it('connects to the name with allowPrivateAddresses', async () => {
-    const page = await fetchPage(options(`http://intranet.test:${site.port}/`, { resolve: loopback, allowPrivateAddresses: true }));
+    const page = await fetchPage(
+      options(`http://intranet.test:${site.port}/`, { resolve: loopback, allowPrivateAddresses: true }),
+    );
     assert.equal(page.statusCode, 200);
     assert.equal(page.finalUrl, `http://intranet.test:${site.port}/`);
   });

@@ -12,7 +12,10 @@ import { headersForHop, isRedirectStatus, resolveLocation } from '../../src/fetc
 
 describe('parseContentType', () => {
   it('splits the media type and charset', () => {
-    assert.deepEqual(parseContentType('Text/HTML; Charset="ISO-8859-1"'), { mediaType: 'text/html', charset: 'ISO-8859-1' });
+    assert.deepEqual(parseContentType('Text/HTML; Charset="ISO-8859-1"'), {
+      mediaType: 'text/html',
+      charset: 'ISO-8859-1',
+    });
     assert.deepEqual(parseContentType('text/html;charset=utf-8;foo=bar'), { mediaType: 'text/html', charset: 'utf-8' });
     assert.deepEqual(parseContentType('application/json'), { mediaType: 'application/json' });
     assert.deepEqual(parseContentType(undefined), { mediaType: '' });
@@ -21,16 +24,35 @@ describe('parseContentType', () => {
 
 describe('classifyMediaType', () => {
   const cases: Array<[string, string]> = [
-    ['text/html', 'html'], ['application/xhtml+xml', 'html'], ['text/plain', 'text'], ['application/json', 'json'],
-    ['application/ld+json', 'json'], ['application/xml', 'xml'], ['text/xml', 'xml'], ['application/rss+xml', 'xml'],
-    ['application/atom+xml', 'xml'], ['', 'sniff'], ['application/pdf', 'unsupported'], ['image/png', 'unsupported'],
-    ['application/octet-stream', 'unsupported'], ['application/zip', 'unsupported'], ['video/mp4', 'unsupported'],
+    ['text/html', 'html'],
+    ['application/xhtml+xml', 'html'],
+    ['text/plain', 'text'],
+    ['application/json', 'json'],
+    ['application/ld+json', 'json'],
+    ['application/xml', 'xml'],
+    ['text/xml', 'xml'],
+    ['application/rss+xml', 'xml'],
+    ['application/atom+xml', 'xml'],
+    ['', 'sniff'],
+    ['application/pdf', 'unsupported'],
+    ['image/png', 'unsupported'],
+    ['application/octet-stream', 'unsupported'],
+    ['application/zip', 'unsupported'],
+    ['video/mp4', 'unsupported'],
   ];
-  for (const [type, kind] of cases) it(`${type || '(none)'} is ${kind}`, () => assert.equal(classifyMediaType(type), kind));
+  for (const [type, kind] of cases)
+    it(`${type || '(none)'} is ${kind}`, () => assert.equal(classifyMediaType(type), kind));
 });
 
 describe('looksLikeHtml', () => {
-  for (const text of ['<!DOCTYPE html><p>x', '  \n<html>', '<HEAD><title>', '<!-- c --><div>', '\ufeff<html lang="en">', '<?xml version="1.0"?><html xmlns="x">']) {
+  for (const text of [
+    '<!DOCTYPE html><p>x',
+    '  \n<html>',
+    '<HEAD><title>',
+    '<!-- c --><div>',
+    '\ufeff<html lang="en">',
+    '<?xml version="1.0"?><html xmlns="x">',
+  ]) {
     it(`recognises ${JSON.stringify(text)}`, () => assert.equal(looksLikeHtml(Buffer.from(text)), true));
   }
   for (const text of ['%PDF-1.4', '{"a":1}', 'plain words', '<svg></svg>', '']) {
@@ -41,17 +63,23 @@ describe('looksLikeHtml', () => {
 describe('detectCharset', () => {
   const latin = iconv.encode('<html><head><meta charset="iso-8859-2"></head><body>Café</body></html>', 'windows-1252');
   it('lets a BOM win over the header', () => {
-    assert.equal(detectCharset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hi')]), 'windows-1252', 'html'), 'utf-8');
+    assert.equal(
+      detectCharset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hi')]), 'windows-1252', 'html'),
+      'utf-8',
+    );
     assert.equal(detectCharset(Buffer.from([0xff, 0xfe, 0x68, 0x00]), 'utf-8', 'html'), 'utf-16le');
   });
-  it('lets the header win over <meta>', () => assert.equal(detectCharset(latin, 'windows-1252', 'html'), 'windows-1252'));
-  it('uses <meta> when the header has no charset', () => assert.equal(detectCharset(latin, undefined, 'html'), 'iso-8859-2'));
+  it('lets the header win over <meta>', () =>
+    assert.equal(detectCharset(latin, 'windows-1252', 'html'), 'windows-1252'));
+  it('uses <meta> when the header has no charset', () =>
+    assert.equal(detectCharset(latin, undefined, 'html'), 'iso-8859-2'));
   it('maps labels the way browsers do', () => {
     assert.equal(detectCharset(latin, 'latin1', 'html'), 'windows-1252');
     assert.equal(detectCharset(latin, 'x-sjis', 'html'), 'shift_jis');
     assert.equal(detectCharset(latin, 'gb2312', 'html'), 'gbk');
   });
-  it('ignores an unknown header label', () => assert.equal(detectCharset(latin, 'no-such-charset', 'html'), 'iso-8859-2'));
+  it('ignores an unknown header label', () =>
+    assert.equal(detectCharset(latin, 'no-such-charset', 'html'), 'iso-8859-2'));
   it('reads the XML declaration of feeds', () => {
     const xml = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><rss></rss>');
     assert.equal(detectCharset(xml, undefined, 'xml'), 'windows-1252');
@@ -59,7 +87,8 @@ describe('detectCharset', () => {
   it('does not look for <meta> in plain text', () => {
     assert.equal(detectCharset(Buffer.from('<meta charset="shift_jis"> text'), undefined, 'text'), 'utf-8');
   });
-  it('defaults JSON to UTF-8', () => assert.equal(detectCharset(iconv.encode('{"a":"é"}', 'latin1'), undefined, 'json'), 'utf-8'));
+  it('defaults JSON to UTF-8', () =>
+    assert.equal(detectCharset(iconv.encode('{"a":"é"}', 'latin1'), undefined, 'json'), 'utf-8'));
   it('prefers UTF-8 when undeclared bytes are valid UTF-8, else windows-1252', () => {
     assert.equal(detectCharset(Buffer.from('<p>Café €</p>'), undefined, 'html'), 'utf-8');
     assert.equal(detectCharset(iconv.encode('<p>Café €</p>', 'windows-1252'), undefined, 'html'), 'windows-1252');
@@ -68,7 +97,10 @@ describe('detectCharset', () => {
 
 describe('decodeBody', () => {
   it('decodes windows-1252 including the euro sign', () => {
-    assert.deepEqual(decodeBody(iconv.encode('Müller 5 €', 'windows-1252'), 'windows-1252'), { text: 'Müller 5 €', charset: 'windows-1252' });
+    assert.deepEqual(decodeBody(iconv.encode('Müller 5 €', 'windows-1252'), 'windows-1252'), {
+      text: 'Müller 5 €',
+      charset: 'windows-1252',
+    });
   });
   it('strips a UTF-8 BOM', () => {
     assert.equal(decodeBody(Buffer.from('\ufeffhello'), 'utf-8').text, 'hello');

@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/net/address-guard.js';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
+import {
+  closeDispatchers,
+  fetchPage,
+  FetchError,
+  type FetchErrorCode,
+  type FetchOptions,
+} from '../../src/fetch/index.js';
 import { startSiteServer, type SiteServer } from '../fixtures/site-server.js';
 import { startProxy, type TestProxy } from '../fixtures/proxy-server.js';
 
@@ -19,7 +25,15 @@ after(async () => {
 });
 
 function options(url: string, extra: Partial<FetchOptions> = {}): FetchOptions {
-  return { url, timeoutMs: 3_000, allowPrivateAddresses: true, maxBytes: 1024 * 1024, maxRedirects: 5, userAgent: 'proxy-test', ...extra };
+  return {
+    url,
+    timeoutMs: 3_000,
+    allowPrivateAddresses: true,
+    maxBytes: 1024 * 1024,
+    maxRedirects: 5,
+    userAgent: 'proxy-test',
+    ...extra,
+  };
 }
 
 async function fetchFails(opts: FetchOptions, code: FetchErrorCode): Promise<FetchError> {
@@ -52,7 +66,11 @@ describe('proxy', () => {
     try {
       const page = await fetchPage(options(`${site.url}/redirect/2`, { proxy: proxy.url }));
       assert.equal(page.redirects.length, 2);
-      assert.deepEqual(proxy.forwarded, [`${site.url}/redirect/2`, `${site.url}/redirect/1`, `${site.url}/pages/article.html`]);
+      assert.deepEqual(proxy.forwarded, [
+        `${site.url}/redirect/2`,
+        `${site.url}/redirect/1`,
+        `${site.url}/pages/article.html`,
+      ]);
     } finally {
       await proxy.close();
     }
@@ -119,7 +137,10 @@ describe('proxy', () => {
     const proxy = await startProxy();
     const url = proxy.url;
     await proxy.close();
-    const err = await fetchFails(options(`${site.url}/`, { proxy: url.replace('http://', 'http://user:secret@') }), 'PROXY_ERROR');
+    const err = await fetchFails(
+      options(`${site.url}/`, { proxy: url.replace('http://', 'http://user:secret@') }),
+      'PROXY_ERROR',
+    );
     assert.doesNotMatch(err.message, /secret/);
   });
 
@@ -141,12 +162,15 @@ describe('address guard through a proxy', () => {
   let proxy: TestProxy;
   let publicBase: string;
   before(async () => {
-    proxy = await startProxy({ routes: { 'public.test': `127.0.0.1:${site.port}`, 'rebind.test': `127.0.0.1:${site.port}` } });
+    proxy = await startProxy({
+      routes: { 'public.test': `127.0.0.1:${site.port}`, 'rebind.test': `127.0.0.1:${site.port}` },
+    });
     publicBase = `http://public.test:${site.port}`;
   });
   after(() => proxy.close());
 
-  const guarded = (url: string): FetchOptions => options(url, { proxy: proxy.url, proxyAllowPrivate: true, allowPrivateAddresses: false, resolve });
+  const guarded = (url: string): FetchOptions =>
+    options(url, { proxy: proxy.url, proxyAllowPrivate: true, allowPrivateAddresses: false, resolve });
 
   it('fetches a public target through a proxy on a private address', async () => {
     const page = await fetchPage(guarded(`${publicBase}/`));
@@ -156,7 +180,12 @@ describe('address guard through a proxy', () => {
 
   it('refuses a private literal target before anything reaches the proxy', async () => {
     const before = proxy.forwarded.length + proxy.tunnels.length;
-    for (const url of [`${site.url}/`, `http://0x7f.1:${site.port}/`, `https://[::1]/`, `http://localhost:${site.port}/`]) {
+    for (const url of [
+      `${site.url}/`,
+      `http://0x7f.1:${site.port}/`,
+      `https://[::1]/`,
+      `http://localhost:${site.port}/`,
+    ]) {
       await fetchFails(guarded(url), 'BLOCKED_ADDRESS');
     }
     assert.equal(proxy.forwarded.length + proxy.tunnels.length, before);
@@ -170,9 +199,16 @@ describe('address guard through a proxy', () => {
   });
 
   it('refuses a redirect hop to a private address', async () => {
-    for (const target of [`http://127.0.0.1:${site.port}/`, `http://rebind.test:${site.port}/`, `http://[::ffff:7f00:1]:${site.port}/`]) {
+    for (const target of [
+      `http://127.0.0.1:${site.port}/`,
+      `http://rebind.test:${site.port}/`,
+      `http://[::ffff:7f00:1]:${site.port}/`,
+    ]) {
       const start = proxy.forwarded.length;
-      const err = await fetchFails(guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(target)}`), 'BLOCKED_ADDRESS');
+      const err = await fetchFails(
+        guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(target)}`),
+        'BLOCKED_ADDRESS',
+      );
       assert.equal(err.url, target);
       // Only the first hop went out.
       assert.equal(proxy.forwarded.length - start, 1);
@@ -180,7 +216,9 @@ describe('address guard through a proxy', () => {
   });
 
   it('follows a redirect between public hops', async () => {
-    const page = await fetchPage(guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(`${publicBase}/plain.txt`)}`));
+    const page = await fetchPage(
+      guarded(`${publicBase}/redirect-to?url=${encodeURIComponent(`${publicBase}/plain.txt`)}`),
+    );
     assert.equal(page.finalUrl, `${publicBase}/plain.txt`);
     assert.equal(page.body, 'Just plain text.\n');
   });

@@ -1,4 +1,5 @@
-// The page pipeline's dependencies for tests that build a crawl runner by hand: in-process extraction, local targets allowed, no browser.
+// The page pipeline's dependencies for tests that build a crawl runner by hand: in-process extraction, local targets
+// allowed, no browser.
 import type { Kysely } from 'kysely';
 import { inProcessExtractor } from '../../src/scrape/extractor.js';
 import { PageCache } from '../../src/scrape/page-cache.js';

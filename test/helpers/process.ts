@@ -15,7 +15,10 @@ export interface RunningService {
 }
 
 /** Runs a CLI command to completion. */
-export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
@@ -37,7 +40,10 @@ after(() => {
  * Starts `serve` (or `api`) on a free port and resolves once it listens; a `worker` resolves once
  * its roles run, with an empty `url`. A service that does not get there is killed.
  */
-export async function startService(env: Record<string, string>, role: 'serve' | 'api' | 'worker' = 'serve'): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  role: 'serve' | 'api' | 'worker' = 'serve',
+): Promise<RunningService> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, role], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

@@ -13,12 +13,23 @@ export const OTHER_KEY = 'other-key-9876543210';
 export interface TestApp {
   app: App;
   database: TestDatabase;
-  request(method: string, url: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  request(
+    method: string,
+    url: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; backend?: 'sqlite' | 'postgres'; clock?: Clock; database?: TestDatabase; resolve?: Resolver; roles?: AppOptions['roles'] } = {},
+  options: {
+    env?: Record<string, string>;
+    backend?: 'sqlite' | 'postgres';
+    clock?: Clock;
+    database?: TestDatabase;
+    resolve?: Resolver;
+    roles?: AppOptions['roles'];
+  } = {},
 ): Promise<TestApp> {
   // A shared database (several apps on one store) is dropped by its creator, not by close().
   const shared = options.database !== undefined;

@@ -24,7 +24,10 @@ describe('HTTP layer', () => {
       assert.equal(res.statusCode, 401, `key ${String(key)}`);
       assert.deepEqual(res.json(), { success: false, error: 'Invalid API key' });
     }
-    const res = await t.request('GET', '/v1/webhook-events', { key: null, headers: { authorization: `Basic ${TEST_KEY}` } });
+    const res = await t.request('GET', '/v1/webhook-events', {
+      key: null,
+      headers: { authorization: `Basic ${TEST_KEY}` },
+    });
     assert.equal(res.statusCode, 401);
   });
 
@@ -41,7 +44,10 @@ describe('HTTP layer', () => {
   });
 
   it('answers malformed JSON with the validation shape', async () => {
-    const res = await t.request('POST', '/v1/scrape', { body: '{"url": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/v1/scrape', {
+      body: '{"url": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.statusCode, 400);
     const body = res.json();
     assert.equal(body.success, false);
@@ -52,10 +58,15 @@ describe('HTTP layer', () => {
   });
 
   it('answers 413 for a body over the limit and 415 for a non-JSON body', async () => {
-    const big = await t.request('POST', '/v1/scrape', { body: { url: 'https://example.com', pad: 'x'.repeat(1_100_000) } });
+    const big = await t.request('POST', '/v1/scrape', {
+      body: { url: 'https://example.com', pad: 'x'.repeat(1_100_000) },
+    });
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().success, false);
-    const text = await t.request('POST', '/v1/scrape', { body: 'url=https://example.com', headers: { 'content-type': 'text/plain' } });
+    const text = await t.request('POST', '/v1/scrape', {
+      body: 'url=https://example.com',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(text.statusCode, 415);
     assert.equal(text.json().error, 'Unsupported media type');
   });
@@ -72,9 +83,17 @@ describe('HTTP layer', () => {
       [{ url: 'https://example.com', timeout: 10_000_000 }, 'timeout', 'too_big'],
       [{ url: 'https://example.com', only_main_content: 'yes' }, 'only_main_content', 'invalid_type'],
       [{ url: 'https://example.com', include_tags: ['div[[['] }, 'include_tags.0', 'custom'],
-      [{ url: 'https://example.com', wait_for_selector: { selector: '#a', state: 'gone' } }, 'wait_for_selector', 'invalid_union'],
+      [
+        { url: 'https://example.com', wait_for_selector: { selector: '#a', state: 'gone' } },
+        'wait_for_selector',
+        'invalid_union',
+      ],
       [{ url: 'https://example.com', wait_for_selector: 'div[[[' }, 'wait_for_selector', 'custom'],
-      [{ url: 'https://example.com', wait_for_selector: ['#ok', { selector: 'p:::x' }] }, 'wait_for_selector.1.selector', 'custom'],
+      [
+        { url: 'https://example.com', wait_for_selector: ['#ok', { selector: 'p:::x' }] },
+        'wait_for_selector.1.selector',
+        'custom',
+      ],
       [{ url: 'https://example.com', formats: ['markdown', 'markdown'] }, 'formats', 'custom'],
       [{ url: 'https://example.com', proxy: 'not a url' }, 'proxy', 'custom'],
     ];
@@ -113,7 +132,9 @@ describe('HTTP layer', () => {
         assert.match(issue.message, /browser engine.*apt-get install -y chromium.*CHROMIUM_PATH/);
       }
       // The plain HTTP engine still works without a browser.
-      const plain = await bare.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', engine: 'cheerio' } });
+      const plain = await bare.request('POST', '/v1/scrape', {
+        body: { url: 'http://127.0.0.1:9/', engine: 'cheerio' },
+      });
       assert.notEqual(plain.statusCode, 400, plain.body);
     } finally {
       await bare.close();
@@ -127,7 +148,9 @@ describe('HTTP layer', () => {
       [{ wait_for_selector: { selector: '#app', state: 'attached' } }, 'wait_for_selector'],
     ];
     for (const [extra, field] of cases) {
-      const res = await t.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', engine: 'cheerio', ...extra } });
+      const res = await t.request('POST', '/v1/scrape', {
+        body: { url: 'http://127.0.0.1:9/', engine: 'cheerio', ...extra },
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(extra));
       const issue = res.json().data.issues.find((i: { field: string }) => i.field === field);
       assert.ok(issue, `${JSON.stringify(extra)} -> ${res.body}`);
@@ -165,7 +188,10 @@ describe('HTTP layer', () => {
     assert.ok(resolved.properties.engine.enum.includes('cheerio'));
     assert.equal(resolved.additionalProperties, false);
     const docs = await t.app.server.inject({ method: 'GET', url: '/docs' });
-    const page = docs.statusCode === 302 ? await t.app.server.inject({ method: 'GET', url: docs.headers.location as string }) : docs;
+    const page =
+      docs.statusCode === 302
+        ? await t.app.server.inject({ method: 'GET', url: docs.headers.location as string })
+        : docs;
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
   });

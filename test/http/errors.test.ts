@@ -23,7 +23,13 @@ const TWO_ISSUES = [
 const DATA = { job_id: '6f1c3c1e-6d5a-4d8e-9a43-2f1f8f0f7a10', url: 'https://example.com/', status: 'failed' };
 
 /** Each domain error, with the status, body (without `success`) and headers clients have always had for it. */
-const CASES: Array<{ name: string; error: DomainError; status: number; body: Record<string, unknown>; headers?: Record<string, string> }> = [
+const CASES: Array<{
+  name: string;
+  error: DomainError;
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}> = [
   {
     name: 'invalid input, one issue: the issue as message',
     error: new InvalidInputError([{ field: 'webhook_url', code: 'custom', message: 'Must be https' }]),
@@ -31,26 +37,46 @@ const CASES: Array<{ name: string; error: DomainError; status: number; body: Rec
     body: {
       error: 'Validation error',
       message: 'webhook_url: Must be https',
-      data: { type: 'validation_error', issues: [{ field: 'webhook_url', code: 'custom', message: 'Must be https' }], status: 'failed' },
+      data: {
+        type: 'validation_error',
+        issues: [{ field: 'webhook_url', code: 'custom', message: 'Must be https' }],
+        status: 'failed',
+      },
     },
   },
   {
     name: 'invalid input, several issues: how many',
     error: new InvalidInputError(TWO_ISSUES),
     status: 400,
-    body: { error: 'Validation error', message: '2 problems in the request; see data.issues', data: { type: 'validation_error', issues: TWO_ISSUES, status: 'failed' } },
+    body: {
+      error: 'Validation error',
+      message: '2 problems in the request; see data.issues',
+      data: { type: 'validation_error', issues: TWO_ISSUES, status: 'failed' },
+    },
   },
   {
     name: 'invalid input, an issue of the whole input: no field prefix',
     error: new InvalidInputError([{ field: '', code: 'invalid_json', message: 'Malformed JSON' }]),
     status: 400,
-    body: { error: 'Validation error', message: 'Malformed JSON', data: { type: 'validation_error', issues: [{ field: '', code: 'invalid_json', message: 'Malformed JSON' }], status: 'failed' } },
+    body: {
+      error: 'Validation error',
+      message: 'Malformed JSON',
+      data: {
+        type: 'validation_error',
+        issues: [{ field: '', code: 'invalid_json', message: 'Malformed JSON' }],
+        status: 'failed',
+      },
+    },
   },
   {
     name: 'an unavailable capability: a validation error naming the fields',
     error: new CapabilityUnavailableError(ONE_ISSUE),
     status: 400,
-    body: { error: 'Validation error', message: "formats.0: Format 'json' is not available", data: { type: 'validation_error', issues: ONE_ISSUE, status: 'failed' } },
+    body: {
+      error: 'Validation error',
+      message: "formats.0: Format 'json' is not available",
+      data: { type: 'validation_error', issues: ONE_ISSUE, status: 'failed' },
+    },
   },
   {
     name: 'not found',

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 describe('the root page and the public reference', () => {
@@ -23,7 +25,8 @@ describe('the root page and the public reference', () => {
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     assert.match(res.body, /<title>crawlservice /);
     assert.ok(res.body.includes(version), 'the version');
-    for (const link of ['href="/docs"', 'href="/v1/openapi.json"', 'href="/health"']) assert.ok(res.body.includes(link), link);
+    for (const link of ['href="/docs"', 'href="/v1/openapi.json"', 'href="/health"'])
+      assert.ok(res.body.includes(link), link);
     assert.match(res.body, /Authorization: Bearer &#60;API key&#62;/);
     assert.match(res.body, /keys create/);
     // Every link it shows answers without a key.
@@ -57,6 +60,10 @@ describe('the root page and the public reference', () => {
       assert.ok(doc.paths[path]?.get, `${path} listed`);
       assert.deepEqual(doc.paths[path]?.get?.security, [], `${path} needs no key`);
     }
-    assert.equal(doc.paths['/v1/scrape']?.post?.security, undefined, 'the API routes keep the document-wide key requirement');
+    assert.equal(
+      doc.paths['/v1/scrape']?.post?.security,
+      undefined,
+      'the API routes keep the document-wide key requirement',
+    );
   });
 });

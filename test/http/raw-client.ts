@@ -39,7 +39,11 @@ function parse(text: string, head = false): Omit<RawResponse, 'elapsedMs'> | und
 }
 
 /** Connects, writes `chunks`, and resolves with the first complete answer, or what there was at close. */
-export function rawExchange(port: number, chunks: string | Buffer | Array<string | Buffer>, options: RawOptions = {}): Promise<RawResponse> {
+export function rawExchange(
+  port: number,
+  chunks: string | Buffer | Array<string | Buffer>,
+  options: RawOptions = {},
+): Promise<RawResponse> {
   const parts = Array.isArray(chunks) ? chunks : [chunks];
   return new Promise((resolve) => {
     const started = Date.now();
@@ -73,17 +77,32 @@ export function rawExchange(port: number, chunks: string | Buffer | Array<string
 }
 
 /** One request for a raw request target, exactly as given; a body is sent as JSON. */
-export function rawRequest(port: number, method: string, target: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  method: string,
+  target: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   const headers = { ...options.headers };
   if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(options.body));
   }
-  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return rawExchange(port, `${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`, { head: method === 'HEAD' });
 }
 
 /** A GET (or another method without a body) for a raw request target. */
-export function rawGet(port: number, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+export function rawGet(
+  port: number,
+  target: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
   return rawRequest(port, method, target, { headers });
 }

@@ -23,23 +23,54 @@ after(async () => {
 
 it('deletes cache entries older than the TTL and jobs past expires_at', async () => {
   const cache = new PageCache(db.kysely);
-  const page = { url: 'https://a.test/', finalUrl: 'https://a.test/', statusCode: 200, contentType: 'text/html', headers: {}, body: 'x', engine: 'cheerio' };
+  const page = {
+    url: 'https://a.test/',
+    finalUrl: 'https://a.test/',
+    statusCode: 200,
+    contentType: 'text/html',
+    headers: {},
+    body: 'x',
+    engine: 'cheerio',
+  };
   await cache.write('old', { ...page, cachedAt: '2026-01-01T00:00:00.000Z' });
   await cache.write('new', { ...page, cachedAt: '2026-01-09T00:00:00.000Z' });
-  const job = { ownerId: 'o', kind: 'scrape' as const, status: 'completed', url: 'https://a.test/', options: {}, createdAt: '2026-01-01T00:00:00.000Z' };
+  const job = {
+    ownerId: 'o',
+    kind: 'scrape' as const,
+    status: 'completed',
+    url: 'https://a.test/',
+    options: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
   await insertJob(db.kysely, { ...job, id: 'expired', expiresAt: '2026-01-02T00:00:00.000Z' });
   await insertJob(db.kysely, { ...job, id: 'kept', expiresAt: '2026-01-11T00:00:00.000Z' });
 
   await insertJob(db.kysely, { ...job, kind: 'crawl', id: 'old-crawl', expiresAt: '2026-01-02T00:00:00.000Z' });
-  await db.kysely.insertInto('crawl_results').values({ job_id: 'old-crawl', url: 'https://a.test/', data: '{}', created_at: job.createdAt }).execute();
+  await db.kysely
+    .insertInto('crawl_results')
+    .values({ job_id: 'old-crawl', url: 'https://a.test/', data: '{}', created_at: job.createdAt })
+    .execute();
   await db.kysely
     .insertInto('crawl_pages')
-    .values({ job_id: 'old-crawl', url: 'https://a.test/', depth: 0, state: 'done', attempts: 0, available_at: job.createdAt, lease_until: null, lease_owner: null, error: null })
+    .values({
+      job_id: 'old-crawl',
+      url: 'https://a.test/',
+      depth: 0,
+      state: 'done',
+      attempts: 0,
+      available_at: job.createdAt,
+      lease_until: null,
+      lease_owner: null,
+      error: null,
+    })
     .execute();
 
   // Screenshots go with their job, scrape or crawl; the kept job keeps its own.
   const shots = new ScreenshotStore(db.kysely);
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
   const shotOf = async (jobId: string) => (await shots.save({ ownerId: 'o', jobId, png, now: job.createdAt })).id;
   const [expiredShot, crawlShot, keptShot] = [await shotOf('expired'), await shotOf('old-crawl'), await shotOf('kept')];
 
@@ -61,17 +92,33 @@ it('deletes cache entries older than the TTL and jobs past expires_at', async ()
 it('fails a scrape still pending 10 minutes after it started (cut off by a dead process or a store that stopped taking writes), with its event', async () => {
   const cache = new PageCache(db.kysely);
   const crawls = new CrawlStore(db.kysely, db.dialect);
-  const job = { ownerId: 'o', kind: 'scrape' as const, status: 'pending', url: 'https://a.test/', options: {}, expiresAt: '2026-03-02T00:00:00.000Z' };
+  const job = {
+    ownerId: 'o',
+    kind: 'scrape' as const,
+    status: 'pending',
+    url: 'https://a.test/',
+    options: {},
+    expiresAt: '2026-03-02T00:00:00.000Z',
+  };
   await insertJob(db.kysely, { ...job, id: 'cut-off', createdAt: '2026-03-01T10:00:00.000Z' });
   await insertJob(db.kysely, { ...job, id: 'running', createdAt: '2026-03-01T10:05:00.000Z' });
   const now = new Date('2026-03-01T10:10:30.000Z');
   const changed = await sweepOnce({ db: db.kysely, cache, crawls, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
   assert.equal(changed.interruptedScrapes, 1);
-  const rows = await db.kysely.selectFrom('jobs').select(['id', 'status', 'error_code']).where('id', 'in', ['cut-off', 'running']).orderBy('id').execute();
+  const rows = await db.kysely
+    .selectFrom('jobs')
+    .select(['id', 'status', 'error_code'])
+    .where('id', 'in', ['cut-off', 'running'])
+    .orderBy('id')
+    .execute();
   assert.deepEqual(rows, [
     { id: 'cut-off', status: 'failed', error_code: 'INTERRUPTED' },
     { id: 'running', status: 'pending', error_code: null },
   ]);
-  const events = await db.kysely.selectFrom('events').select(['type', 'subject_id']).where('subject_id', '=', 'cut-off').execute();
+  const events = await db.kysely
+    .selectFrom('events')
+    .select(['type', 'subject_id'])
+    .where('subject_id', '=', 'cut-off')
+    .execute();
   assert.deepEqual(events, [{ type: 'scrape.failed', subject_id: 'cut-off' }]);
 });

@@ -7,7 +7,12 @@ import { hostOf, PageError } from '../../src/page/errors.js';
 
 describe('PageError', () => {
   it('is what both engines throw, each under its own name', () => {
-    const fetched = new FetchError('TOO_LARGE', 'Response from a.example is larger than 10 bytes', 'http://a.example/', { statusCode: 200 });
+    const fetched = new FetchError(
+      'TOO_LARGE',
+      'Response from a.example is larger than 10 bytes',
+      'http://a.example/',
+      { statusCode: 200 },
+    );
     const rendered = new BrowserError('PAGE_CRASHED', 'The browser tab crashed', 'http://b.example/');
     for (const error of [fetched, rendered]) {
       assert.ok(error instanceof PageError);

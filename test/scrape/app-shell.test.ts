@@ -6,7 +6,12 @@ const article = `<p>${'Real article text that the server rendered into the page.
 
 describe('looksLikeAppShell', () => {
   it('recognises a React/Vite shell: empty mount node and a module script', () => {
-    assert.equal(looksLikeAppShell('<!doctype html><html><head><title>App</title><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>'), true);
+    assert.equal(
+      looksLikeAppShell(
+        '<!doctype html><html><head><title>App</title><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>',
+      ),
+      true,
+    );
   });
 
   it('recognises a Next.js shell with a little text', () => {
@@ -15,17 +20,31 @@ describe('looksLikeAppShell', () => {
   });
 
   it('recognises an Angular shell and a noscript notice', () => {
-    assert.equal(looksLikeAppShell('<html><body><app-root>Loading application, one moment please, it is starting</app-root><script src="main.js"></script></body></html>'), true);
-    const notice = '<html><body><noscript>You need to enable JavaScript to run this app.</noscript><div class="x">Some header text of the shell that is not content at all</div><script src="a.js"></script></body></html>';
+    assert.equal(
+      looksLikeAppShell(
+        '<html><body><app-root>Loading application, one moment please, it is starting</app-root><script src="main.js"></script></body></html>',
+      ),
+      true,
+    );
+    const notice =
+      '<html><body><noscript>You need to enable JavaScript to run this app.</noscript><div class="x">Some header text of the shell that is not content at all</div><script src="a.js"></script></body></html>';
     assert.equal(looksLikeAppShell(notice), true);
   });
 
   it('treats a page with next to no text and a script as a shell even without a known mount node', () => {
-    assert.equal(looksLikeAppShell('<html><body><div class="container"></div><script>render()</script></body></html>'), true);
+    assert.equal(
+      looksLikeAppShell('<html><body><div class="container"></div><script>render()</script></body></html>'),
+      true,
+    );
   });
 
   it('leaves pages with their content in the HTML alone, scripts or not', () => {
-    assert.equal(looksLikeAppShell(`<html><head><script src="/analytics.js"></script></head><body><div id="root">${article}</div></body></html>`), false);
+    assert.equal(
+      looksLikeAppShell(
+        `<html><head><script src="/analytics.js"></script></head><body><div id="root">${article}</div></body></html>`,
+      ),
+      false,
+    );
     assert.equal(looksLikeAppShell(`<html><body>${article}</body></html>`), false);
   });
 

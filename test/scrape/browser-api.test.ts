@@ -94,20 +94,33 @@ describe('browser engines over the API', () => {
 
   it('a selector that never appears fails the scrape with SELECTOR_TIMEOUT within its timeout', async () => {
     const started = Date.now();
-    const res = await scrape({ url: `${site.url}/late`, engine: 'puppeteer', wait_for_selector: [{ selector: '#late', state: 'attached' }, { selector: '#never', timeout: 700 }] });
+    const res = await scrape({
+      url: `${site.url}/late`,
+      engine: 'puppeteer',
+      wait_for_selector: [
+        { selector: '#late', state: 'attached' },
+        { selector: '#never', timeout: 700 },
+      ],
+    });
     assert.equal(res.statusCode, 504, res.body);
     assert.equal(res.json().code, 'SELECTOR_TIMEOUT');
     assert.match(res.json().message, /#never/);
     assert.ok(Date.now() - started < 10_000);
   });
 
-  it('deletes a scrape job\'s screenshot with the job', async () => {
+  it("deletes a scrape job's screenshot with the job", async () => {
     const res = await scrape({ url: `${site.url}/static`, engine: 'playwright', formats: ['screenshot'] });
     const path = pathOf(res.json().data.screenshot);
     assert.equal((await t.request('GET', path)).statusCode, 200);
     const db = t.app.db;
     const later = new Date(Date.now() + 400 * 24 * 3600 * 1000);
-    await sweepOnce({ db: db.kysely, cache: new PageCache(db.kysely), crawls: new CrawlStore(db.kysely, db.dialect), clock: () => later, cacheTtlMs: 10 ** 12 });
+    await sweepOnce({
+      db: db.kysely,
+      cache: new PageCache(db.kysely),
+      crawls: new CrawlStore(db.kysely, db.dialect),
+      clock: () => later,
+      cacheTtlMs: 10 ** 12,
+    });
     assert.equal((await t.request('GET', path)).statusCode, 404);
   });
 });

@@ -43,7 +43,17 @@ it('answers each page error code with its status, label, code, message and data'
 });
 
 it('answers an internal failure with 500 and its code', () => {
-  const answer = toApiError(scrapeFailedError({ code: 'INTERNAL', message: 'The page could not be processed because of an internal error' }, DATA));
+  const answer = toApiError(
+    scrapeFailedError(
+      { code: 'INTERNAL', message: 'The page could not be processed because of an internal error' },
+      DATA,
+    ),
+  );
   assert.equal(answer?.statusCode, 500);
-  assert.deepEqual(answer?.body, { error: 'Internal server error', code: 'INTERNAL', message: 'The page could not be processed because of an internal error', data: DATA });
+  assert.deepEqual(answer?.body, {
+    error: 'Internal server error',
+    code: 'INTERNAL',
+    message: 'The page could not be processed because of an internal error',
+    data: DATA,
+  });
 });

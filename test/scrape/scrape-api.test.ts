@@ -29,7 +29,8 @@ describe('POST /v1/scrape', () => {
     await site.close();
   });
 
-  const scrape = (body: Record<string, unknown>, key?: string) => t.request('POST', '/v1/scrape', { body, ...(key ? { key } : {}) });
+  const scrape = (body: Record<string, unknown>, key?: string) =>
+    t.request('POST', '/v1/scrape', { body, ...(key ? { key } : {}) });
 
   it('returns the exact markdown of an article page, its metadata and a job id', async () => {
     const url = `${site.url}/pages/article.html`;
@@ -41,7 +42,10 @@ describe('POST /v1/scrape', () => {
     assert.equal(data.status, 'completed');
     assert.equal(data.url, url);
     // The expected file was written for http://site.test; here the site is on a local port.
-    const expected = fs.readFileSync(new URL('article.md', PAGES), 'utf8').trimEnd().replaceAll('http://site.test', site.url);
+    const expected = fs
+      .readFileSync(new URL('article.md', PAGES), 'utf8')
+      .trimEnd()
+      .replaceAll('http://site.test', site.url);
     assert.equal(data.markdown, expected);
     assert.ok(data.markdown.startsWith('# '), 'the article keeps its h1');
     assert.equal(data.html, undefined, 'only the requested formats are returned');
@@ -128,7 +132,10 @@ describe('POST /v1/scrape', () => {
     const data = second.json().data;
     assert.equal(data.metadata.cache_state, 'hit');
     // cached_at is when the page was fetched: during the first request.
-    assert.ok(data.metadata.cached_at >= before && data.metadata.cached_at <= first.json().data.timestamp, data.metadata.cached_at);
+    assert.ok(
+      data.metadata.cached_at >= before && data.metadata.cached_at <= first.json().data.timestamp,
+      data.metadata.cached_at,
+    );
     assert.equal(data.markdown, first.json().data.markdown);
     assert.ok(Array.isArray(data.links));
     assert.equal(site.hits.get('/pages/table.html'), hitsAfterFirst, 'a hit does not touch the site');
@@ -156,16 +163,32 @@ describe('POST /v1/scrape', () => {
   it('records scrape events in the outbox with the interface payloads', async () => {
     const ok = (await scrape({ url: `${site.url}/pages/article.html`, max_age: 0 })).json().data;
     const okEvents = await readEvents(t.app.db.kysely, { subjectId: ok.job_id });
-    assert.deepEqual(okEvents.map((e) => e.type), ['scrape.created', 'scrape.started', 'scrape.completed']);
+    assert.deepEqual(
+      okEvents.map((e) => e.type),
+      ['scrape.created', 'scrape.started', 'scrape.completed'],
+    );
     const completed = okEvents[2]?.payload ?? {};
-    assert.deepEqual(Object.keys(completed).sort(), ['completed', 'completed_at', 'created_at', 'credits_used', 'failed', 'job_id', 'status', 'total', 'url']);
+    assert.deepEqual(Object.keys(completed).sort(), [
+      'completed',
+      'completed_at',
+      'created_at',
+      'credits_used',
+      'failed',
+      'job_id',
+      'status',
+      'total',
+      'url',
+    ]);
     assert.equal(completed.job_id, ok.job_id);
     assert.equal(completed.status, 'completed');
     assert.equal(completed.credits_used, 1);
 
     const bad = (await scrape({ url: `${site.url}/file.pdf`, max_age: 0 })).json().data;
     const badEvents = await readEvents(t.app.db.kysely, { subjectId: bad.job_id });
-    assert.deepEqual(badEvents.map((e) => e.type), ['scrape.created', 'scrape.started', 'scrape.failed']);
+    assert.deepEqual(
+      badEvents.map((e) => e.type),
+      ['scrape.created', 'scrape.started', 'scrape.failed'],
+    );
     const failed = badEvents[2]?.payload ?? {};
     for (const field of ['job_id', 'status', 'url', 'error_message', 'credits_used', 'created_at', 'completed_at']) {
       assert.ok(field in failed, `scrape.failed has ${field}`);
@@ -177,8 +200,16 @@ describe('POST /v1/scrape', () => {
   it('records each job and event under the key that made it', async () => {
     const mine = (await scrape({ url: `${site.url}/pages/article.html` })).json().data;
     const theirs = (await scrape({ url: `${site.url}/pages/article.html` }, OTHER_KEY)).json().data;
-    const a = await t.app.db.kysely.selectFrom('jobs').select('owner_id').where('id', '=', mine.job_id).executeTakeFirstOrThrow();
-    const b = await t.app.db.kysely.selectFrom('jobs').select('owner_id').where('id', '=', theirs.job_id).executeTakeFirstOrThrow();
+    const a = await t.app.db.kysely
+      .selectFrom('jobs')
+      .select('owner_id')
+      .where('id', '=', mine.job_id)
+      .executeTakeFirstOrThrow();
+    const b = await t.app.db.kysely
+      .selectFrom('jobs')
+      .select('owner_id')
+      .where('id', '=', theirs.job_id)
+      .executeTakeFirstOrThrow();
     assert.notEqual(a.owner_id, b.owner_id);
     const events = await readEvents(t.app.db.kysely, { ownerId: b.owner_id });
     assert.ok(events.every((e) => e.subjectId === theirs.job_id));
@@ -199,7 +230,15 @@ describe('POST /v1/scrape address guard', () => {
 
   it('refuses loopback and private targets unless ALLOW_LOCAL_TARGETS is set', async () => {
     const port = site.port;
-    for (const url of [`${site.url}/pages/article.html`, `http://localhost:${port}/`, `http://[::1]:${port}/`, `http://2130706433:${port}/`, `http://0x7f.1:${port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/']) {
+    for (const url of [
+      `${site.url}/pages/article.html`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      `http://2130706433:${port}/`,
+      `http://0x7f.1:${port}/`,
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       const res = await guarded.request('POST', '/v1/scrape', { body: { url, max_age: 0 } });
       assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
       assert.equal(res.json().code, 'BLOCKED_ADDRESS');
@@ -217,7 +256,11 @@ describe('POST /v1/scrape on PostgreSQL', () => {
       const res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html` } });
       assert.equal(res.statusCode, 200, res.body);
       const jobId = res.json().data.job_id;
-      const row = await t.app.db.kysely.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
+      const row = await t.app.db.kysely
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .executeTakeFirstOrThrow();
       assert.equal(row.status, 'completed');
       assert.equal(t.app.db.dialect, 'postgres');
       const again = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html` } });
@@ -235,7 +278,11 @@ describe('POST /v1/scrape with the worker-thread extraction pool', () => {
     const pooled = await startTestApp({ env: { EXTRACT_THREADS: '2' } });
     const inline = await startTestApp();
     try {
-      const body = { url: `${site.url}/pages/article.html`, formats: ['markdown', 'html', 'text', 'links'], max_age: 0 };
+      const body = {
+        url: `${site.url}/pages/article.html`,
+        formats: ['markdown', 'html', 'text', 'links'],
+        max_age: 0,
+      };
       const a = (await pooled.request('POST', '/v1/scrape', { body })).json().data;
       const b = (await inline.request('POST', '/v1/scrape', { body })).json().data;
       assert.ok(a.markdown.length > 100);
@@ -251,12 +298,16 @@ describe('POST /v1/scrape with the worker-thread extraction pool', () => {
 describe('POST /v1/scrape of pages too big for an extraction thread', () => {
   it('extracts them on the large-page thread instead of failing', async () => {
     const site = await startSiteServer();
-    const t = await startTestApp({ env: { EXTRACT_THREADS: '1', EXTRACT_WORKER_HEAP_MB: '32', SCRAPE_MAX_BYTES: String(4 * 1024 * 1024) } });
+    const t = await startTestApp({
+      env: { EXTRACT_THREADS: '1', EXTRACT_WORKER_HEAP_MB: '32', SCRAPE_MAX_BYTES: String(4 * 1024 * 1024) },
+    });
     try {
       // 1 MB goes to an ordinary thread, whose 32 MB heap cannot hold its DOM, then to the large-page
       // thread; 2 MB is routed there by size.
       for (const mb of [1, 2]) {
-        const res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/huge?mb=${mb}`, max_age: 0, timeout: 120_000 } });
+        const res = await t.request('POST', '/v1/scrape', {
+          body: { url: `${site.url}/huge?mb=${mb}`, max_age: 0, timeout: 120_000 },
+        });
         assert.equal(res.statusCode, 200, `${mb} MB: ${res.body.slice(0, 300)}`);
         assert.ok(res.json().data.markdown.length > mb * 500_000);
       }

@@ -21,11 +21,13 @@ describe('a page with more links than discovery considers', () => {
   });
 
   it(`admits the first ${MAX_LINKS_PER_PAGE} links of the seed, not all ${LINKS}`, async () => {
-    const created = await t.request('POST', '/v1/crawl', { body: { url: `${site.url}/`, limit: 100_000, max_depth: 1, formats: ['markdown'] } });
+    const created = await t.request('POST', '/v1/crawl', {
+      body: { url: `${site.url}/`, limit: 100_000, max_depth: 1, formats: ['markdown'] },
+    });
     assert.equal(created.statusCode, 200, created.body);
     const id = created.json().data.job_id as string;
     let total = 0;
-    for (const deadline = Date.now() + 30_000; total <= 1; ) {
+    for (const deadline = Date.now() + 30_000; total <= 1;) {
       assert.ok(Date.now() < deadline, 'the seed was discovered');
       await new Promise((r) => setTimeout(r, 50));
       total = (await t.request('GET', `/v1/crawl/${id}/status`)).json().data.total as number;

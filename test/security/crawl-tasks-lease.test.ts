@@ -21,7 +21,10 @@ import { systemClock } from '../../src/util/time.js';
 import { allDatabases, POSTGRES_URL, type TestDatabase } from '../helpers/databases.js';
 import { testPipeline } from '../helpers/pipeline.js';
 
-/** A site whose pages hang (no answer) until `serve` is set; it notes when each request came and when its connection closed. */
+/**
+ * A site whose pages hang (no answer) until `serve` is set; it notes when each request came and when its connection
+ * closed.
+ */
 interface HangingSite {
   url: string;
   requests: Array<{ at: number; closedAt?: number; closed: Promise<number> }>;
@@ -46,7 +49,11 @@ async function startHangingSite(): Promise<HangingSite> {
     site.requests.push(entry);
     for (const w of waiters.splice(0)) w();
     if (site.serve) {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Seed</title></head><body><main><p>Answered at last, with a few words of text.</p></main></body></html>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><title>Seed</title></head><body><main><p>Answered at last, with a few words of text.</p></main></body></html>',
+        );
     }
     // Otherwise never answered: the connection stays open until the client closes it.
   });
@@ -105,8 +112,19 @@ for (const make of allDatabases()) {
       const jobId = randomUUID();
       const request = crawlRequestSchema.parse({ url: `${site.url}/`, limit: 1, timeout: 60_000 });
       const options = { ...resolveCrawlOptions(request), seed: `${site.url}/` };
-      await store.create({ id: jobId, ownerId: 'owner', options, request: { ...request }, now: new Date().toISOString(), retentionMs: 86_400_000 });
-      const page = await db.kysely.selectFrom('crawl_pages').select('id').where('job_id', '=', jobId).executeTakeFirstOrThrow();
+      await store.create({
+        id: jobId,
+        ownerId: 'owner',
+        options,
+        request: { ...request },
+        now: new Date().toISOString(),
+        retentionMs: 86_400_000,
+      });
+      const page = await db.kysely
+        .selectFrom('crawl_pages')
+        .select('id')
+        .where('job_id', '=', jobId)
+        .executeTakeFirstOrThrow();
       return { jobId, pageId: Number(page.id) };
     }
 
@@ -116,9 +134,20 @@ for (const make of allDatabases()) {
       return site;
     }
 
-    const pageRow = (id: number) => db.kysely.selectFrom('crawl_pages').select(['state', 'lease_owner', 'lease_until']).where('id', '=', id).executeTakeFirstOrThrow();
-    const results = async (jobId: string) => (await db.kysely.selectFrom('crawl_results').select('url').where('job_id', '=', jobId).execute()).length;
-    const job = (jobId: string) => db.kysely.selectFrom('jobs').select(['status', 'completed', 'failed', 'total']).where('id', '=', jobId).executeTakeFirstOrThrow();
+    const pageRow = (id: number) =>
+      db.kysely
+        .selectFrom('crawl_pages')
+        .select(['state', 'lease_owner', 'lease_until'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const results = async (jobId: string) =>
+      (await db.kysely.selectFrom('crawl_results').select('url').where('job_id', '=', jobId).execute()).length;
+    const job = (jobId: string) =>
+      db.kysely
+        .selectFrom('jobs')
+        .select(['status', 'completed', 'failed', 'total'])
+        .where('id', '=', jobId)
+        .executeTakeFirstOrThrow();
 
     it('stops the fetch of a page whose lease another worker took, at the next heartbeat, and writes nothing', async () => {
       const leaseMs = 1500;
@@ -131,12 +160,22 @@ for (const make of allDatabases()) {
         assert.equal(site.requests[0]?.closedAt, undefined, 'the fetch is in flight');
         // Another worker takes the page, as after a release of an expired lease and a new claim.
         const stolenAt = Date.now();
-        await db.kysely.updateTable('crawl_pages').set({ lease_owner: 'another-worker', lease_until: new Date(Date.now() + 60_000).toISOString() }).where('id', '=', pageId).execute();
+        await db.kysely
+          .updateTable('crawl_pages')
+          .set({ lease_owner: 'another-worker', lease_until: new Date(Date.now() + 60_000).toISOString() })
+          .where('id', '=', pageId)
+          .execute();
         const closedAt = await first.closed;
-        assert.ok(closedAt - stolenAt < leaseMs, `the fetch was stopped ${closedAt - stolenAt} ms after the page was taken (a heartbeat is ${leaseMs / 5} ms)`);
+        assert.ok(
+          closedAt - stolenAt < leaseMs,
+          `the fetch was stopped ${closedAt - stolenAt} ms after the page was taken (a heartbeat is ${leaseMs / 5} ms)`,
+        );
         // Two more heartbeats: still nothing written, the page untouched and not fetched again.
         await new Promise((r) => setTimeout(r, (2 * leaseMs) / 5 + 100));
-        assert.deepEqual({ ...(await pageRow(pageId)), lease_until: undefined }, { state: 'in_flight', lease_owner: 'another-worker', lease_until: undefined });
+        assert.deepEqual(
+          { ...(await pageRow(pageId)), lease_until: undefined },
+          { state: 'in_flight', lease_owner: 'another-worker', lease_until: undefined },
+        );
         assert.equal(await results(jobId), 0);
         assert.deepEqual(await job(jobId), { status: 'pending', completed: 0, failed: 0, total: 1 });
         assert.equal(site.requests.length, 1);
@@ -164,7 +203,9 @@ for (const make of allDatabases()) {
         if (database.name === 'sqlite') {
           const locker = new SqliteDatabase(`${database.target.dataDir}/crawlservice.sqlite`);
           locker.exec('BEGIN IMMEDIATE');
-          leaseUntil = (locker.prepare('select lease_until from crawl_pages where id = ?').get(pageId) as { lease_until: string }).lease_until;
+          leaseUntil = (
+            locker.prepare('select lease_until from crawl_pages where id = ?').get(pageId) as { lease_until: string }
+          ).lease_until;
           unlock = async () => {
             locker.exec('ROLLBACK');
             locker.close();
@@ -174,7 +215,12 @@ for (const make of allDatabases()) {
           await client.connect();
           await client.query(`SET search_path TO "${database.target.schema as string}"`);
           await client.query('BEGIN');
-          leaseUntil = (await client.query<{ lease_until: string }>('select lease_until from crawl_pages where id = $1 for update', [pageId])).rows[0]?.lease_until as string;
+          leaseUntil = (
+            await client.query<{ lease_until: string }>(
+              'select lease_until from crawl_pages where id = $1 for update',
+              [pageId],
+            )
+          ).rows[0]?.lease_until as string;
           unlock = async () => {
             await client.query('ROLLBACK');
             await client.end();
@@ -182,7 +228,10 @@ for (const make of allDatabases()) {
         }
         try {
           const closedAt = await first.closed;
-          assert.ok(closedAt < Date.parse(leaseUntil), `the fetch was stopped at ${new Date(closedAt).toISOString()}, before the lease ran out at ${leaseUntil}`);
+          assert.ok(
+            closedAt < Date.parse(leaseUntil),
+            `the fetch was stopped at ${new Date(closedAt).toISOString()}, before the lease ran out at ${leaseUntil}`,
+          );
           assert.equal(await results(jobId), 0);
         } finally {
           site.serve = true;
@@ -197,7 +246,10 @@ for (const make of allDatabases()) {
         assert.deepEqual(await job(jobId), { status: 'completed', completed: 1, failed: 0, total: 1 });
         assert.equal(await results(jobId), 1);
         assert.equal(site.requests.length, 2, 'fetched twice in all, never at once');
-        assert.ok((site.requests[1]?.at ?? 0) >= (site.requests[0]?.closedAt ?? Infinity), 'the second fetch began after the first was stopped');
+        assert.ok(
+          (site.requests[1]?.at ?? 0) >= (site.requests[0]?.closedAt ?? Infinity),
+          'the second fetch began after the first was stopped',
+        );
       } finally {
         await runner.stop();
         if (database.name === 'sqlite') await sql`PRAGMA busy_timeout = 5000`.execute(db.kysely);
@@ -209,7 +261,11 @@ for (const make of allDatabases()) {
 describe('LeaseFence (the rules, without a store)', () => {
   it('fences a page a renewal no longer finds only if it was held before the renewal was sent', () => {
     const fenced: Array<[number, string]> = [];
-    const fence = new LeaseFence({ leaseMs: 60_000, marginMs: 12_000, onFenced: (id, reason) => fenced.push([id, reason]) });
+    const fence = new LeaseFence({
+      leaseMs: 60_000,
+      marginMs: 12_000,
+      onFenced: (id, reason) => fenced.push([id, reason]),
+    });
     const before = fence.hold(1, performance.now());
     const sentAt = fence.beforeRenewal();
     const after = fence.hold(2, performance.now() + 1); // claimed while the renewal was on its way

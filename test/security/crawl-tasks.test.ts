@@ -18,7 +18,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
   describe(`scheduled tasks: cron expressions that never run (${backend})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp({ backend, clock: () => new Date('2026-11-22T10:00:30.000Z'), env: { SCHEDULER_TICK_MS: '60000' } });
+      t = await startTestApp({
+        backend,
+        clock: () => new Date('2026-11-22T10:00:30.000Z'),
+        env: { SCHEDULER_TICK_MS: '60000' },
+      });
     });
     after(async () => {
       await t.close();
@@ -32,7 +36,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       ...extra,
     });
 
-    function assertCronRefused(res: { statusCode: number; body: string; json(): { data: { issues: Issue[] } } }, message: RegExp): void {
+    function assertCronRefused(
+      res: { statusCode: number; body: string; json(): { data: { issues: Issue[] } } },
+      message: RegExp,
+    ): void {
       assert.equal(res.statusCode, 400, res.body);
       const issue = res.json().data.issues.find((i) => i.field === 'cron_expression');
       assert.ok(issue, res.body);
@@ -46,7 +53,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     ];
 
     it('refuses them at creation with 400 on cron_expression, and saves nothing', async () => {
-      for (const [cron, message] of never) assertCronRefused(await t.request('POST', '/v1/scheduled-tasks', { body: body(cron) }), message);
+      for (const [cron, message] of never)
+        assertCronRefused(await t.request('POST', '/v1/scheduled-tasks', { body: body(cron) }), message);
       assert.deepEqual((await t.request('GET', '/v1/scheduled-tasks')).json().data, []);
     });
 
@@ -54,22 +62,32 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const created = await t.request('POST', '/v1/scheduled-tasks', { body: body('0 0 * * *') });
       assert.equal(created.statusCode, 201, created.body);
       const id = created.json().data.task_id as string;
-      for (const [cron, message] of never) assertCronRefused(await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { cron_expression: cron } }), message);
+      for (const [cron, message] of never)
+        assertCronRefused(
+          await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { cron_expression: cron } }),
+          message,
+        );
       const task = (await t.request('GET', `/v1/scheduled-tasks/${id}`)).json().data;
       assert.equal(task.cron_expression, '0 0 * * *');
       assert.equal(task.next_execution_at, '2026-11-23T00:00:00.000Z');
       await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
     });
 
-    it('refuses an expression whose every time is skipped by daylight saving in the task\'s zone', async () => {
+    it("refuses an expression whose every time is skipped by daylight saving in the task's zone", async () => {
       // 02:xx on March 29 when it is a Sunday: always the last Sunday of March, when Berlin skips 02:00-03:00,
       // and a wildcard job (minute starts with '*') does not run in a skipped hour. In UTC it runs.
       const cron = '*/30 2 29 3 */7';
-      assertCronRefused(await t.request('POST', '/v1/scheduled-tasks', { body: body(cron, { timezone: 'Europe/Berlin' }) }), /never runs in time zone Europe\/Berlin/);
+      assertCronRefused(
+        await t.request('POST', '/v1/scheduled-tasks', { body: body(cron, { timezone: 'Europe/Berlin' }) }),
+        /never runs in time zone Europe\/Berlin/,
+      );
       const utc = await t.request('POST', '/v1/scheduled-tasks', { body: body(cron, { timezone: 'UTC' }) });
       assert.equal(utc.statusCode, 201, utc.body);
       const id = utc.json().data.task_id as string;
-      assertCronRefused(await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { timezone: 'Europe/Berlin' } }), /never runs in time zone Europe\/Berlin/);
+      assertCronRefused(
+        await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { timezone: 'Europe/Berlin' } }),
+        /never runs in time zone Europe\/Berlin/,
+      );
       await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
     });
 
@@ -91,8 +109,15 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 }
 
 describe('seed check before a crawl or task is saved (blockedTarget)', () => {
-  const to = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  const guard = (resolve: Resolver, timeoutMs?: number) => ({ allowPrivate: false, resolve, ...(timeoutMs ? { timeoutMs } : {}) });
+  const to =
+    (...addresses: string[]): Resolver =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const guard = (resolve: Resolver, timeoutMs?: number) => ({
+    allowPrivate: false,
+    resolve,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 
   it('refuses private literals in every spelling without asking DNS', async () => {
     let asked = 0;
@@ -100,7 +125,19 @@ describe('seed check before a crawl or task is saved (blockedTarget)', () => {
       asked++;
       return [{ address: '93.184.216.34', family: 4 }];
     };
-    for (const url of ['http://127.0.0.1/', 'http://localhost:8080/', 'http://a.localhost/', 'http://[::1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00::1]/', 'http://[64:ff9b::a00:1]/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://localhost:8080/',
+      'http://a.localhost/',
+      'http://[::1]/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[fd00::1]/',
+      'http://[64:ff9b::a00:1]/',
+    ]) {
       const blocked = await blockedTarget(url, guard(counting));
       assert.equal(blocked?.code, 'BLOCKED_ADDRESS', url);
       assert.match(blocked.message, /ALLOW_LOCAL_TARGETS/);
@@ -109,12 +146,21 @@ describe('seed check before a crawl or task is saved (blockedTarget)', () => {
   });
 
   it('refuses a name when any of its addresses is private (as the fetch would at connect time)', async () => {
-    assert.match((await blockedTarget('http://intranet.example/', guard(to('10.1.2.3'))))?.message ?? '', /intranet\.example: it resolves to 10\.1\.2\.3/);
-    assert.equal((await blockedTarget('http://mixed.example/', guard(to('93.184.216.34', '127.0.0.1'))))?.code, 'BLOCKED_ADDRESS');
+    assert.match(
+      (await blockedTarget('http://intranet.example/', guard(to('10.1.2.3'))))?.message ?? '',
+      /intranet\.example: it resolves to 10\.1\.2\.3/,
+    );
+    assert.equal(
+      (await blockedTarget('http://mixed.example/', guard(to('93.184.216.34', '127.0.0.1'))))?.code,
+      'BLOCKED_ADDRESS',
+    );
   });
 
   it('accepts public names and literals, names that do not resolve, and lookups that take too long', async () => {
-    assert.equal(await blockedTarget('http://public.example/', guard(to('93.184.216.34', '2606:2800:220:1::1'))), undefined);
+    assert.equal(
+      await blockedTarget('http://public.example/', guard(to('93.184.216.34', '2606:2800:220:1::1'))),
+      undefined,
+    );
     assert.equal(await blockedTarget('http://93.184.216.34/', guard(to())), undefined);
     const missing: Resolver = async (host) => {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -137,7 +183,11 @@ describe('seed check before a crawl or task is saved (blockedTarget)', () => {
 async function localName(): Promise<string | undefined> {
   try {
     const addresses = await dns.lookup(os.hostname(), { all: true });
-    return addresses.length > 0 && addresses.every((a) => isPrivateAddress(a.address)) && !os.hostname().endsWith('localhost') ? os.hostname() : undefined;
+    return addresses.length > 0 &&
+      addresses.every((a) => isPrivateAddress(a.address)) &&
+      !os.hostname().endsWith('localhost')
+      ? os.hostname()
+      : undefined;
   } catch {
     return undefined;
   }
@@ -156,12 +206,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await site.close();
     });
     const get = (url: string) => t.request('GET', url);
-    const crawlJobs = async () => (await t.app.db.kysely.selectFrom('jobs').select('id').where('kind', '=', 'crawl').execute()).length;
+    const crawlJobs = async () =>
+      (await t.app.db.kysely.selectFrom('jobs').select('id').where('kind', '=', 'crawl').execute()).length;
 
     it('refuses a private seed at creation with the 400 a scrape gets, and creates no job', async () => {
       const before = await crawlJobs();
       const port = site.port;
-      const urls = [`${site.url}/`, `http://localhost:${port}/`, `http://[::1]:${port}/`, `http://2130706433:${port}/`, `http://0x7f.1:${port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', `http://[::ffff:127.0.0.1]:${port}/`];
+      const urls = [
+        `${site.url}/`,
+        `http://localhost:${port}/`,
+        `http://[::1]:${port}/`,
+        `http://2130706433:${port}/`,
+        `http://0x7f.1:${port}/`,
+        'http://10.0.0.1/',
+        'http://169.254.169.254/latest/meta-data/',
+        `http://[::ffff:127.0.0.1]:${port}/`,
+      ];
       const name = await localName();
       if (name) urls.push(`http://${name}:${port}/`); // a name that resolves to loopback only
       for (const url of urls) {
@@ -196,11 +256,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       // As if the seed's name had resolved to a public address when the crawl was created and to
       // 127.0.0.1 when its page was fetched (DNS rebinding): the job exists, the fetch is refused.
       const probe = await t.request('POST', '/v1/crawl', { body: { url: 'http://no-such-host.invalid/' } });
-      const owner = await t.app.db.kysely.selectFrom('jobs').select('owner_id').where('id', '=', probe.json().data.job_id).executeTakeFirstOrThrow();
+      const owner = await t.app.db.kysely
+        .selectFrom('jobs')
+        .select('owner_id')
+        .where('id', '=', probe.json().data.job_id)
+        .executeTakeFirstOrThrow();
       const id = randomUUID();
       const seed = `${site.url}/`;
       const options = { ...resolveCrawlOptions(crawlRequestSchema.parse({ url: seed })), seed };
-      await new CrawlStore(t.app.db.kysely, t.app.db.dialect).create({ id, ownerId: owner.owner_id, options, request: { url: seed }, now: new Date().toISOString(), retentionMs: 86_400_000 });
+      await new CrawlStore(t.app.db.kysely, t.app.db.dialect).create({
+        id,
+        ownerId: owner.owner_id,
+        options,
+        request: { url: seed },
+        now: new Date().toISOString(),
+        retentionMs: 86_400_000,
+      });
       t.app.runner?.notify();
       const status = await waitForCrawl(get, id);
       assert.equal(status.status, 'failed');
@@ -219,19 +290,28 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ['crawl', { url: 'http://0x7f.1/', options: { limit: 5 } }],
       ];
       for (const [type, payload] of cases) {
-        const res = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: type, task_payload: payload } });
+        const res = await t.request('POST', '/v1/scheduled-tasks', {
+          body: { ...base, task_type: type, task_payload: payload },
+        });
         assert.equal(res.statusCode, 400, `${JSON.stringify(payload)}: ${res.body}`);
         const issue = (res.json().data.issues as Issue[]).find((i) => i.field === 'task_payload.url');
         assert.ok(issue, res.body);
         assert.match(issue.message, /Refused to connect to .*ALLOW_LOCAL_TARGETS=true/);
       }
-      const created = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: 'crawl', task_payload: { url: 'http://no-such-host.invalid/' } } });
+      const created = await t.request('POST', '/v1/scheduled-tasks', {
+        body: { ...base, task_type: 'crawl', task_payload: { url: 'http://no-such-host.invalid/' } },
+      });
       assert.equal(created.statusCode, 201, created.body);
       const id = created.json().data.task_id as string;
-      const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { task_payload: { url: 'http://10.0.0.1/' } } });
+      const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, {
+        body: { task_payload: { url: 'http://10.0.0.1/' } },
+      });
       assert.equal(updated.statusCode, 400, updated.body);
       assert.ok((updated.json().data.issues as Issue[]).some((i) => i.field === 'task_payload.url'));
-      assert.equal((await t.request('GET', `/v1/scheduled-tasks/${id}`)).json().data.task_payload.url, 'http://no-such-host.invalid/');
+      assert.equal(
+        (await t.request('GET', `/v1/scheduled-tasks/${id}`)).json().data.task_payload.url,
+        'http://no-such-host.invalid/',
+      );
       await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
     });
   });

@@ -34,8 +34,13 @@ export function pathologicalPage(bytes: number): string {
 
 /** About `bytes` of an ordinary long article: paragraphs of words with a link each, a heading every 20. */
 export function articlePage(bytes: number): string {
-  const words = 'the quick brown fox jumps over the lazy dog while a crawler reads every word of this paragraph and keeps going'.split(' ');
-  const parts = ['<!DOCTYPE html><html lang="en"><head><title>A long article</title></head><body><article><h1>A long article</h1>'];
+  const words =
+    'the quick brown fox jumps over the lazy dog while a crawler reads every word of this paragraph and keeps going'.split(
+      ' ',
+    );
+  const parts = [
+    '<!DOCTYPE html><html lang="en"><head><title>A long article</title></head><body><article><h1>A long article</h1>',
+  ];
   let size = parts[0]?.length ?? 0;
   for (let i = 0; size < bytes; i++) {
     const words80 = Array.from({ length: 80 }, (_, k) => words[(i + k) % words.length]).join(' ');
@@ -68,7 +73,12 @@ export async function startHeavySite(pages: Record<string, string>): Promise<Hea
   bodies.set('/ok2', Buffer.from(ORDINARY_PAGE.replaceAll('An ordinary page', 'Another ordinary page')));
   bodies.set(
     '/seed',
-    Buffer.from(ORDINARY_PAGE.replace('</article>', `<ul><li><a href="/ok">one</a></li><li><a href="/ok2">two</a></li><li><a href="${largest}">big</a></li></ul></article>`)),
+    Buffer.from(
+      ORDINARY_PAGE.replace(
+        '</article>',
+        `<ul><li><a href="/ok">one</a></li><li><a href="/ok2">two</a></li><li><a href="${largest}">big</a></li></ul></article>`,
+      ),
+    ),
   );
   const server = createServer((req, res) => {
     const body = bodies.get((req.url ?? '/').split('?')[0] ?? '/');

@@ -1,4 +1,5 @@
-// The extraction guard in-process: the event loop stays free, the time budget kills the work, a full queue is a 503, app-shell detection is linear.
+// The extraction guard in-process: the event loop stays free, the time budget kills the work, a full queue is a 503,
+// app-shell detection is linear.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -60,7 +61,9 @@ describe('extraction guard, in-process', () => {
       const loop = watchEventLoop();
       const res = await t.request('POST', '/v1/scrape', { body: scrapeBody('/article-9500k') });
       const gap = loop.stop();
-      console.log(`9.5 MB article: ${res.statusCode}, ${Math.round(res.body.length / 1024)} KB answer, event loop max gap ${gap} ms`);
+      console.log(
+        `9.5 MB article: ${res.statusCode}, ${Math.round(res.body.length / 1024)} KB answer, event loop max gap ${gap} ms`,
+      );
       assert.equal(res.statusCode, 200, res.body.slice(0, 300));
       assert.ok(res.json().data.markdown.length > 5_000_000);
       assert.ok(gap < 500, `the event loop never stalled 500 ms (max gap ${gap} ms)`);
@@ -90,14 +93,17 @@ describe('extraction guard, in-process', () => {
   });
 
   it('fails a page whose tree outgrows the heap caps with EXTRACTION_TOO_LARGE', async () => {
-    await withApp({ EXTRACT_WORKER_HEAP_MB: '32', EXTRACT_LARGE_HEAP_MB: '48', EXTRACT_TIMEOUT_MS: '60000' }, async (t) => {
-      const res = await t.request('POST', '/v1/scrape', { body: scrapeBody('/flat-1600k') });
-      assert.equal(res.statusCode, 502, res.body.slice(0, 300));
-      assert.equal(res.json().code, 'EXTRACTION_TOO_LARGE');
-      assert.match(res.json().message, /EXTRACT_LARGE_HEAP_MB/);
-      const ok = await t.request('POST', '/v1/scrape', { body: scrapeBody('/ok') });
-      assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
-    });
+    await withApp(
+      { EXTRACT_WORKER_HEAP_MB: '32', EXTRACT_LARGE_HEAP_MB: '48', EXTRACT_TIMEOUT_MS: '60000' },
+      async (t) => {
+        const res = await t.request('POST', '/v1/scrape', { body: scrapeBody('/flat-1600k') });
+        assert.equal(res.statusCode, 502, res.body.slice(0, 300));
+        assert.equal(res.json().code, 'EXTRACTION_TOO_LARGE');
+        assert.match(res.json().message, /EXTRACT_LARGE_HEAP_MB/);
+        const ok = await t.request('POST', '/v1/scrape', { body: scrapeBody('/ok') });
+        assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
+      },
+    );
   });
 
   it('answers 503 EXTRACTION_BUSY (never 500) when the large-page queue is full, and drops pages whose client left', async () => {
@@ -118,7 +124,7 @@ describe('extraction guard, in-process', () => {
       const clients = Array.from({ length: 16 }, () => new AbortController());
       const waiting = clients.map((c) => post(c.signal).catch(() => 'aborted'));
       // Each of them fetches the page first: wait until all sixteen are in the line.
-      for (const deadline = Date.now() + 10_000; t.app.extractor.waiting().large < 16; ) {
+      for (const deadline = Date.now() + 10_000; t.app.extractor.waiting().large < 16;) {
         assert.ok(Date.now() < deadline, `pages waiting: ${t.app.extractor.waiting().large}`);
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -1,11 +1,18 @@
-// One page must not freeze or kill the service: pathological pages scraped and crawled by the real process under the heap limit `npm start` uses.
+// One page must not freeze or kill the service: pathological pages scraped and crawled by the real process under the
+// heap limit `npm start` uses.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { tempDir } from '../helpers/databases.js';
 import { type RunningService, startService } from '../helpers/process.js';
-import { type HeavySite, type HealthWatch, pathologicalPage, startHeavySite, watchHealth } from './extraction-helpers.js';
+import {
+  type HeavySite,
+  type HealthWatch,
+  pathologicalPage,
+  startHeavySite,
+  watchHealth,
+} from './extraction-helpers.js';
 
 const KEY = 'extraction-key-0123456789';
 const MB = 1024 * 1024;
@@ -56,7 +63,9 @@ describe('extraction of pathological pages, real process with --max-old-space-si
     console.log(figures.join('\n'));
   });
 
-  async function scrape(path: string): Promise<{ status: number; body: Record<string, unknown> & { data?: Record<string, unknown> } }> {
+  async function scrape(
+    path: string,
+  ): Promise<{ status: number; body: Record<string, unknown> & { data?: Record<string, unknown> } }> {
     const res = await fetch(`${service.url}/v1/scrape`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
@@ -129,7 +138,9 @@ describe('extraction of pathological pages, real process with --max-old-space-si
       await new Promise((r) => setTimeout(r, 100));
     }
     const watched = await health.stop();
-    figures.push(`crawl: ${JSON.stringify(status)}; /health max latency ${watched.maxMs} ms, ${watched.failed} failed; peak RSS ${peakRssMb(service.child.pid)} MB`);
+    figures.push(
+      `crawl: ${JSON.stringify(status)}; /health max latency ${watched.maxMs} ms, ${watched.failed} failed; peak RSS ${peakRssMb(service.child.pid)} MB`,
+    );
     assert.equal(status.status, 'completed', JSON.stringify(status));
     assert.equal(status.total, 4);
     assert.equal(status.completed, 3);
@@ -138,7 +149,9 @@ describe('extraction of pathological pages, real process with --max-old-space-si
     assert.ok(watched.maxMs < 500, `/health answered within 500 ms during the crawl (max ${watched.maxMs} ms)`);
     const db = new Database(`${dataDir}/crawlservice.sqlite`, { readonly: true });
     try {
-      const failed = db.prepare(`SELECT url, error FROM crawl_pages WHERE job_id = ? AND state = 'failed'`).all(jobId) as Array<{ url: string; error: string }>;
+      const failed = db
+        .prepare(`SELECT url, error FROM crawl_pages WHERE job_id = ? AND state = 'failed'`)
+        .all(jobId) as Array<{ url: string; error: string }>;
       assert.equal(failed.length, 1);
       assert.equal(new URL(String(failed[0]?.url)).pathname, '/flat-9500k');
       assert.match(String(failed[0]?.error), /extract/i);

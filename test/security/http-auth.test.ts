@@ -20,7 +20,9 @@ function concrete(pattern: string): string {
 function spellings(path: string): string[] {
   const rest = path.slice('/v1'.length); // "/scrape", "/webhooks/<id>", ...
   const last = path.at(-1) ?? '';
-  const everyChar = [...path].map((c) => (c === '/' ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).join('');
+  const everyChar = [...path]
+    .map((c) => (c === '/' ? c : `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+    .join('');
   return [
     path,
     `/%761${rest}`,
@@ -71,7 +73,15 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
 
   it('finds the routes it guards, public and private', () => {
     const paths = routes.map((r) => r.path);
-    for (const expected of ['/health', '/docs', '/v1/openapi.json', '/v1/webhook-events', '/v1/scrape', '/v1/webhooks/:webhookId/deliveries/:deliveryId/replay', '/v1/scheduled-tasks/:taskId/executions/:executionId']) {
+    for (const expected of [
+      '/health',
+      '/docs',
+      '/v1/openapi.json',
+      '/v1/webhook-events',
+      '/v1/scrape',
+      '/v1/webhooks/:webhookId/deliveries/:deliveryId/replay',
+      '/v1/scheduled-tasks/:taskId/executions/:executionId',
+    ]) {
       assert.ok(paths.includes(expected), `${expected} in ${paths.join(' ')}`);
     }
     assert.ok(routes.length >= 25, `${routes.length} routes`);
@@ -84,13 +94,19 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
       if (PUBLIC.some((p) => p.test(route.path))) continue;
       for (const method of route.methods) {
         for (const target of spellings(concrete(route.path))) {
-          const res = await rawRequest(port, method, target, method === 'GET' || method === 'HEAD' ? {} : { body: '{}' });
+          const res = await rawRequest(
+            port,
+            method,
+            target,
+            method === 'GET' || method === 'HEAD' ? {} : { body: '{}' },
+          );
           tried += 1;
           const allowed = res.status === 401 || res.status === 404 || res.status === 400;
           if (!allowed) leaks.push(`${method} ${target} -> ${res.status} ${res.body.slice(0, 80)}`);
           else if (method !== 'HEAD') {
             const body = JSON.parse(res.body) as { success: boolean; error: string };
-            if (body.success !== false) leaks.push(`${method} ${target} -> ${res.status} without the error shape: ${res.body.slice(0, 80)}`);
+            if (body.success !== false)
+              leaks.push(`${method} ${target} -> ${res.status} without the error shape: ${res.body.slice(0, 80)}`);
           }
         }
       }
@@ -100,7 +116,14 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
   });
 
   it('answers 401 (not 404) for the spellings the router itself resolves to a private route', async () => {
-    for (const target of ['/%761/scheduled-tasks', '/%761/webhook-events', '/v1/webhook-event%73', '/v1/./webhook-events', '/v1/webhook-events/', '/v1/webhook-events;x=1']) {
+    for (const target of [
+      '/%761/scheduled-tasks',
+      '/%761/webhook-events',
+      '/v1/webhook-event%73',
+      '/v1/./webhook-events',
+      '/v1/webhook-events/',
+      '/v1/webhook-events;x=1',
+    ]) {
       const res = await rawGet(port, target);
       assert.equal(res.status, 401, `${target} -> ${res.status} ${res.body.slice(0, 80)}`);
       assert.deepEqual(JSON.parse(res.body), { success: false, error: 'Invalid API key' });
@@ -112,7 +135,17 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
       const res = await rawGet(port, target, { authorization: `Bearer ${TEST_KEY}` });
       assert.equal(res.status, 200, `${target} -> ${res.status}`);
     }
-    for (const [method, target] of [['GET', '/'], ['GET', '/health'], ['HEAD', '/health'], ['GET', '/health/live'], ['GET', '/%68ealth'], ['GET', '/docs/json'], ['GET', '/v1/openapi.json'], ['GET', '/%761/openapi.json'], ['GET', '/docs/static/swagger-initializer.js']] as const) {
+    for (const [method, target] of [
+      ['GET', '/'],
+      ['GET', '/health'],
+      ['HEAD', '/health'],
+      ['GET', '/health/live'],
+      ['GET', '/%68ealth'],
+      ['GET', '/docs/json'],
+      ['GET', '/v1/openapi.json'],
+      ['GET', '/%761/openapi.json'],
+      ['GET', '/docs/static/swagger-initializer.js'],
+    ] as const) {
       const res = await rawGet(port, target, {}, method);
       assert.equal(res.status, 200, `${method} ${target} -> ${res.status}`);
     }
@@ -121,7 +154,15 @@ describe('authentication on the dispatched route (issue 12 item 8)', () => {
   });
 
   it('asks for a key before saying whether a path or method exists (default deny)', async () => {
-    const cases = [['GET', '/v1/nothing-here'], ['GET', '/v1/scrape'], ['OPTIONS', '/v1/scrape'], ['DELETE', '/v1/webhook-events'], ['GET', '/%761/nothing'], ['GET', '/nothing-here'], ['POST', '/health']] as const;
+    const cases = [
+      ['GET', '/v1/nothing-here'],
+      ['GET', '/v1/scrape'],
+      ['OPTIONS', '/v1/scrape'],
+      ['DELETE', '/v1/webhook-events'],
+      ['GET', '/%761/nothing'],
+      ['GET', '/nothing-here'],
+      ['POST', '/health'],
+    ] as const;
     for (const [method, target] of cases) {
       const res = await rawGet(port, target, {}, method);
       assert.equal(res.status, 401, `${method} ${target} -> ${res.status}`);

@@ -16,7 +16,11 @@ function portOf(t: TestApp): number {
 }
 
 /** The contract's error shape: JSON with success false and an error string, nothing of Fastify's own. */
-function assertErrorShape(res: RawResponse | { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, error: string | RegExp): Record<string, unknown> {
+function assertErrorShape(
+  res: RawResponse | { statusCode: number; body: string; headers: Record<string, unknown> },
+  status: number,
+  error: string | RegExp,
+): Record<string, unknown> {
   const code = 'status' in res ? res.status : res.statusCode;
   assert.equal(code, status, res.body.slice(0, 200));
   assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -31,7 +35,9 @@ function assertErrorShape(res: RawResponse | { statusCode: number; body: string;
 
 /** A JSON text nested `depth` levels: {"a":{"a":...{}}} (or arrays). */
 function nested(depth: number, kind: 'object' | 'array' = 'object'): string {
-  return kind === 'object' ? `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  return kind === 'object'
+    ? `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`
+    : `${'['.repeat(depth)}${']'.repeat(depth)}`;
 }
 
 describe('request timeouts (issue 12 item 6)', () => {
@@ -51,7 +57,11 @@ describe('request timeouts (issue 12 item 6)', () => {
 
   it('answers a request whose body stops half way with a 408 in the error shape, within the limit', async () => {
     const head = `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
-    const results = await Promise.all(Array.from({ length: 20 }, () => rawExchange(port, head + '{"url":"http://127.0.0.1/'.padEnd(50, 'x'), { giveUpMs: 8000 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        rawExchange(port, head + '{"url":"http://127.0.0.1/'.padEnd(50, 'x'), { giveUpMs: 8000 }),
+      ),
+    );
     for (const res of results) {
       const body = assertErrorShape(res, 408, 'Request timeout');
       assert.match(String(body.message), /1000 ms/);
@@ -62,7 +72,11 @@ describe('request timeouts (issue 12 item 6)', () => {
   });
 
   it('answers headers that trickle in and never end with a 408, within the headers limit', async () => {
-    const lines = ['GET /health HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: y\r\n`)];
+    const lines = [
+      'GET /health HTTP/1.1\r\n',
+      'Host: x\r\n',
+      ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: y\r\n`),
+    ];
     const res = await rawExchange(port, lines, { gapMs: 100, giveUpMs: 8000 });
     assertErrorShape(res, 408, 'Request timeout');
     assert.ok(res.elapsedMs < 4000, `${res.elapsedMs} ms`);
@@ -100,7 +114,12 @@ describe('HTTP settings (issue 12 item 6)', () => {
     assert.equal(config.httpHeadersTimeoutMs, 10_000);
     assert.equal(config.httpKeepAliveTimeoutMs, 72_000);
     assert.equal(config.httpMaxConnections, 1000);
-    for (const [name, value] of [['HTTP_REQUEST_TIMEOUT_MS', '0'], ['HTTP_REQUEST_TIMEOUT_MS', 'soon'], ['HTTP_HEADERS_TIMEOUT_MS', '-1'], ['HTTP_MAX_CONNECTIONS', '1.5']]) {
+    for (const [name, value] of [
+      ['HTTP_REQUEST_TIMEOUT_MS', '0'],
+      ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+      ['HTTP_HEADERS_TIMEOUT_MS', '-1'],
+      ['HTTP_MAX_CONNECTIONS', '1.5'],
+    ]) {
       assert.throws(() => loadConfig({ [name as string]: value }), new RegExp(name as string));
     }
   });
@@ -111,11 +130,17 @@ describe('HTTP settings (issue 12 item 6)', () => {
     try {
       await t.app.server.listen({ port: 0, host: '127.0.0.1' });
       const port = portOf(t);
-      sockets.push(...await Promise.all(
-        Array.from({ length: 3 }, () => new Promise<net.Socket>((resolve) => {
-          const s = net.connect(port, '127.0.0.1', () => resolve(s));
-        })),
-      ));
+      sockets.push(
+        ...(await Promise.all(
+          Array.from(
+            { length: 3 },
+            () =>
+              new Promise<net.Socket>((resolve) => {
+                const s = net.connect(port, '127.0.0.1', () => resolve(s));
+              }),
+          ),
+        )),
+      );
       await new Promise((r) => setTimeout(r, 100));
       const refused = await rawGet(port, '/health');
       assert.equal(refused.status, 0, 'the fourth connection is closed without an answer');
@@ -164,7 +189,10 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
     const noHost = await rawExchange(port, 'GET /health HTTP/1.1\r\n\r\n');
     assertErrorShape(noHost, 400, 'Bad request');
     assert.match(JSON.parse(noHost.body).message, /Host/);
-    const expect = await rawExchange(port, `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nExpect: a-miracle\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    const expect = await rawExchange(
+      port,
+      `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nExpect: a-miracle\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     assertErrorShape(expect, 417, 'Expectation failed');
     const connect = await rawExchange(port, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
     assertErrorShape(connect, 405, 'Method not allowed');
@@ -193,7 +221,11 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
             const url = route.path.replace(/:[A-Za-z]+/g, (p) => (p === long ? 'a'.repeat(length) : valid));
             const res = await t.request(method, url, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
             tried += 1;
-            const body = assertErrorShape({ statusCode: res.statusCode, body: res.body, headers: res.headers }, 400, /^Invalid \w+ ID$/);
+            const body = assertErrorShape(
+              { statusCode: res.statusCode, body: res.body, headers: res.headers },
+              400,
+              /^Invalid \w+ ID$/,
+            );
             assert.match(String(body.message), /must be a valid UUID/, `${method} ${url.slice(0, 60)}`);
           }
         }
@@ -203,7 +235,13 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
   });
 
   it('answers a path with broken percent-encoding with a 400 in the error shape', async () => {
-    for (const target of ['/v1/webhooks/%zz', '/v1/webhooks/%E0%A4%A', '/v1/%zz', '/v1/webhooks/%zz/test', '/v1/crawl/%']) {
+    for (const target of [
+      '/v1/webhooks/%zz',
+      '/v1/webhooks/%E0%A4%A',
+      '/v1/%zz',
+      '/v1/webhooks/%zz/test',
+      '/v1/crawl/%',
+    ]) {
       for (const headers of [AUTH, {}]) {
         const body = assertErrorShape(await rawGet(port, target, headers), 400, 'Bad request');
         assert.match(String(body.message), /percent-encoding/, target);
@@ -212,19 +250,38 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
   });
 
   it('answers a body of the wrong length or with a content coding in the error shape', async () => {
-    const coded = await t.request('POST', '/v1/scrape', { body: JSON.stringify({ url: 'https://example.com' }), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const coded = await t.request('POST', '/v1/scrape', {
+      body: JSON.stringify({ url: 'https://example.com' }),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     assertErrorShape(coded, 415, 'Unsupported media type');
     assert.match(coded.json().message, /Content-Encoding/);
-    const identity = await t.request('POST', '/v1/scrape', { body: { url: 'ftp://x' }, headers: { 'content-encoding': 'identity' } });
+    const identity = await t.request('POST', '/v1/scrape', {
+      body: { url: 'ftp://x' },
+      headers: { 'content-encoding': 'identity' },
+    });
     assert.equal(identity.statusCode, 400);
     // A body that does not match its Content-Length (as a client library can send it).
     for (const length of ['50', '1']) {
-      const res = await t.app.server.inject({ method: 'POST', url: '/v1/scrape', headers: { ...AUTH, 'content-type': 'application/json', 'content-length': length }, payload: '{"url":"ftp://x"}' });
-      const body = assertErrorShape({ statusCode: res.statusCode, body: res.body, headers: res.headers }, 400, 'Bad request');
+      const res = await t.app.server.inject({
+        method: 'POST',
+        url: '/v1/scrape',
+        headers: { ...AUTH, 'content-type': 'application/json', 'content-length': length },
+        payload: '{"url":"ftp://x"}',
+      });
+      const body = assertErrorShape(
+        { statusCode: res.statusCode, body: res.body, headers: res.headers },
+        400,
+        'Bad request',
+      );
       assert.match(String(body.message), /Content-Length/);
     }
     // On a real socket, a client that ends before the body is complete is dropped at once, not waited for.
-    const short = await rawExchange(port, `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}`, { giveUpMs: 5000, end: true });
+    const short = await rawExchange(
+      port,
+      `POST /v1/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}`,
+      { giveUpMs: 5000, end: true },
+    );
     assert.ok(short.elapsedMs < 2000, `${short.elapsedMs} ms`);
   });
 
@@ -235,7 +292,10 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
       await own.app.server.listen({ port: 0, host: '127.0.0.1' });
       const ownPort = portOf(own);
       // A slow scrape keeps the server draining; a second connection has begun a request.
-      const slow = rawRequest(ownPort, 'POST', '/v1/scrape', { headers: AUTH, body: JSON.stringify({ url: `${site.url}/slow?ms=1500`, engine: 'cheerio', max_age: 0 }) });
+      const slow = rawRequest(ownPort, 'POST', '/v1/scrape', {
+        headers: AUTH,
+        body: JSON.stringify({ url: `${site.url}/slow?ms=1500`, engine: 'cheerio', max_age: 0 }),
+      });
       const late = new net.Socket();
       let answer = '';
       late.on('data', (d) => (answer += d.toString()));
@@ -288,10 +348,22 @@ describe('nesting depth of JSON bodies (issue 12 item 7)', () => {
     for (const depth of [65, 5000, 100_000]) {
       const deep = nested(depth);
       const cases: Array<[string, string, string]> = [
-        ['POST', '/v1/webhooks', `{"name":"deep","webhook_url":"https://93.184.216.34/hook","event_types":["scrape.completed"],"metadata":${deep}}`],
+        [
+          'POST',
+          '/v1/webhooks',
+          `{"name":"deep","webhook_url":"https://93.184.216.34/hook","event_types":["scrape.completed"],"metadata":${deep}}`,
+        ],
         ['PUT', `/v1/webhooks/${id}`, `{"metadata":${deep}}`],
-        ['POST', '/v1/scheduled-tasks', `{"name":"deep","cron_expression":"0 * * * *","task_type":"scrape","task_payload":${deep}}`],
-        ['POST', '/v1/scheduled-tasks', `{"name":"deep","cron_expression":"0 * * * *","task_type":"scrape","task_payload":{"url":"https://example.com"},"metadata":${deep}}`],
+        [
+          'POST',
+          '/v1/scheduled-tasks',
+          `{"name":"deep","cron_expression":"0 * * * *","task_type":"scrape","task_payload":${deep}}`,
+        ],
+        [
+          'POST',
+          '/v1/scheduled-tasks',
+          `{"name":"deep","cron_expression":"0 * * * *","task_type":"scrape","task_payload":{"url":"https://example.com"},"metadata":${deep}}`,
+        ],
         ['POST', '/v1/scrape', `{"url":"https://example.com","x":${deep}}`],
         ['POST', '/v1/crawl', `{"url":"https://example.com","scrape_options":${nested(depth, 'array')}}`],
         ['POST', '/v1/scrape', nested(depth, 'array')],
@@ -304,14 +376,21 @@ describe('nesting depth of JSON bodies (issue 12 item 7)', () => {
   });
 
   it('accepts nesting up to the limit, and brackets inside strings do not count', async () => {
-    const atLimit = await t.request('POST', '/v1/webhooks', { body: `{"name":"ok","webhook_url":"https://93.184.216.34/hook","event_types":["scrape.completed"],"metadata":${nested(63)}}`, headers: { 'content-type': 'application/json' } });
+    const atLimit = await t.request('POST', '/v1/webhooks', {
+      body: `{"name":"ok","webhook_url":"https://93.184.216.34/hook","event_types":["scrape.completed"],"metadata":${nested(63)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(atLimit.statusCode, 201, atLimit.body.slice(0, 300));
     const brackets = '[{'.repeat(10_000);
-    const inString = await t.request('POST', '/v1/webhooks', { body: { ...webhook, metadata: { s: brackets, t: `\\"${brackets}` } } });
+    const inString = await t.request('POST', '/v1/webhooks', {
+      body: { ...webhook, metadata: { s: brackets, t: `\\"${brackets}` } },
+    });
     assert.equal(inString.statusCode, 201, inString.body.slice(0, 300));
     const read = await t.request('GET', `/v1/webhooks/${inString.json().data.webhook_id}`);
     assert.equal(read.json().data.metadata.s, brackets);
-    const tasked = await t.request('POST', '/v1/scheduled-tasks', { body: { ...task, task_payload: { url: 'https://example.com' }, metadata: JSON.parse(nested(60)) } });
+    const tasked = await t.request('POST', '/v1/scheduled-tasks', {
+      body: { ...task, task_payload: { url: 'https://example.com' }, metadata: JSON.parse(nested(60)) },
+    });
     assert.equal(tasked.statusCode, 201, tasked.body.slice(0, 300));
   });
 });
@@ -336,15 +415,35 @@ describe('request charsets (issue 12 item 10)', () => {
       ['application/json; charset=', Buffer.from(json)],
     ];
     for (const [type, payload] of cases) {
-      const res = await t.app.server.inject({ method: 'POST', url: '/v1/scrape', headers: { ...AUTH, 'content-type': type }, payload });
-      const body = assertErrorShape({ statusCode: res.statusCode, body: res.body, headers: res.headers }, 415, 'Unsupported media type');
+      const res = await t.app.server.inject({
+        method: 'POST',
+        url: '/v1/scrape',
+        headers: { ...AUTH, 'content-type': type },
+        payload,
+      });
+      const body = assertErrorShape(
+        { statusCode: res.statusCode, body: res.body, headers: res.headers },
+        415,
+        'Unsupported media type',
+      );
       assert.match(String(body.message), /UTF-8/, type);
     }
   });
 
   it('parses JSON declared UTF-8 in any spelling, or with no charset', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'Application/JSON; Charset=utf8']) {
-      const res = await t.app.server.inject({ method: 'POST', url: '/v1/scrape', headers: { ...AUTH, 'content-type': type }, payload: JSON.stringify({ url: 'ftp://not-http' }) });
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf-8"',
+      'Application/JSON; Charset=utf8',
+    ]) {
+      const res = await t.app.server.inject({
+        method: 'POST',
+        url: '/v1/scrape',
+        headers: { ...AUTH, 'content-type': type },
+        payload: JSON.stringify({ url: 'ftp://not-http' }),
+      });
       // Reaches validation: the url field is refused, so the body was read as JSON.
       assert.equal(res.statusCode, 400, `${type}: ${res.body}`);
       assert.equal(res.json().data.issues[0].field, 'url', type);

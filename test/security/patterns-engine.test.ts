@@ -24,13 +24,39 @@ function agree(source: string, inputs: string[]): void {
     throw error;
   }
   const native = new RegExp(source);
-  for (const input of inputs) assert.equal(linear.matches(input), native.test(input), `/${source}/ on ${JSON.stringify(input)}`);
+  for (const input of inputs)
+    assert.equal(linear.matches(input), native.test(input), `/${source}/ on ${JSON.stringify(input)}`);
 }
 
 describe('LinearRegex agrees with V8', () => {
   it('on picomatch globs (as path rules compile them)', () => {
     const rnd = random(12345);
-    const pieces = ['/', 'a', 'b', '.', '*', '**', '?', '/**/', '{a,b}', '{a,{b,}}', '[ab]', '[!a]', '[^b]', '@(a|b)', '+(a*)', '*(a|ab)', '?(b)', '!(a)', '[[:alpha:]]', '\\*', '(a|b)', '{1..3}', '%20', 'é'];
+    const pieces = [
+      '/',
+      'a',
+      'b',
+      '.',
+      '*',
+      '**',
+      '?',
+      '/**/',
+      '{a,b}',
+      '{a,{b,}}',
+      '[ab]',
+      '[!a]',
+      '[^b]',
+      '@(a|b)',
+      '+(a*)',
+      '*(a|ab)',
+      '?(b)',
+      '!(a)',
+      '[[:alpha:]]',
+      '\\*',
+      '(a|b)',
+      '{1..3}',
+      '%20',
+      'é',
+    ];
     const chars = ['/', 'a', 'b', '.', 'x', '1', '*', 'é', ' ', '%'];
     for (let g = 0; g < 1500; g++) {
       let glob = rnd(3) === 0 ? '' : '/';
@@ -46,15 +72,43 @@ describe('LinearRegex agrees with V8', () => {
 
   it('on regexes of the supported syntax (escapes, classes, repeats, boundaries, lookaheads, groups)', () => {
     const rnd = random(999);
-    const atoms = ['a', 'b', '\\d', '\\w', '\\s', '\\D', '\\W', '\\S', '.', '[ab]', '[^a]', '[\\w-]', '[a-c\\d]', '[-a]', '[\\b]', '\\x61', '\\u0062', '\\/', '\\-', '[\\]a]', '\\t', '{', '}', ']', '\\0'];
+    const atoms = [
+      'a',
+      'b',
+      '\\d',
+      '\\w',
+      '\\s',
+      '\\D',
+      '\\W',
+      '\\S',
+      '.',
+      '[ab]',
+      '[^a]',
+      '[\\w-]',
+      '[a-c\\d]',
+      '[-a]',
+      '[\\b]',
+      '\\x61',
+      '\\u0062',
+      '\\/',
+      '\\-',
+      '[\\]a]',
+      '\\t',
+      '{',
+      '}',
+      ']',
+      '\\0',
+    ];
     const quantifiers = ['', '', '', '*', '+', '?', '*?', '{2}', '{1,3}', '{0,}', '{2,}?', '{,3}'];
     const generate = (depth: number): string => {
       let source = '';
       for (let i = 0, k = 1 + rnd(4); i < k; i++) {
         const r = rnd(12);
         if (r === 0 && depth < 3) source += `(${generate(depth + 1)})${quantifiers[rnd(quantifiers.length)]}`;
-        else if (r === 1 && depth < 3) source += `(?:${generate(depth + 1)}|${generate(depth + 1)})${quantifiers[rnd(quantifiers.length)]}`;
-        else if (r === 2 && depth < 3) source += `${rnd(2) ? '(?=' : '(?!'}${generate(depth + 1).replace(/[*+]|\{\d*,\}/g, '')})`;
+        else if (r === 1 && depth < 3)
+          source += `(?:${generate(depth + 1)}|${generate(depth + 1)})${quantifiers[rnd(quantifiers.length)]}`;
+        else if (r === 2 && depth < 3)
+          source += `${rnd(2) ? '(?=' : '(?!'}${generate(depth + 1).replace(/[*+]|\{\d*,\}/g, '')})`;
         else if (r === 3) source += ['^', '$', '\\b', '\\B'][rnd(4)];
         else source += atoms[rnd(atoms.length)]! + quantifiers[rnd(quantifiers.length)];
       }
@@ -68,7 +122,9 @@ describe('LinearRegex agrees with V8', () => {
       } catch {
         continue; // not a regex at all
       }
-      const inputs = Array.from({ length: 25 }, () => Array.from({ length: rnd(8) }, () => chars[rnd(chars.length)]).join(''));
+      const inputs = Array.from({ length: 25 }, () =>
+        Array.from({ length: rnd(8) }, () => chars[rnd(chars.length)]).join(''),
+      );
       agree(source, inputs);
     }
   });

@@ -16,7 +16,10 @@ const CASES: Array<[name: string, body: string]> = [
   ['a <pre> with a 1 MB run of spaces before text', `<pre>a${' '.repeat(MB)}x</pre>`],
   ['a <pre> with a 1 MB run of tabs before text, then a line', `<pre>a${'\t'.repeat(MB)}x\ny</pre>`],
   // readability.ts styleValue split(/\s*;\s*/) (40k: 4.6 s)
-  ['a style attribute with a 1 MB run of spaces', `<div style="color:red${' '.repeat(MB)}x"><p>Styled text that is long enough to be content.</p></div>`],
+  [
+    'a style attribute with a 1 MB run of spaces',
+    `<div style="color:red${' '.repeat(MB)}x"><p>Styled text that is long enough to be content.</p></div>`,
+  ],
   // absolutize.ts srcset /,+$/ (80k: 2.2 s)
   ['a srcset with a 1 MB run of commas inside a URL', `<img src="a.png" srcset="a${','.repeat(MB)}x, b.png 2x,">`],
 ];
@@ -25,7 +28,14 @@ describe('regexes over page content stay linear on crafted 1 MB pages', () => {
   for (const [name, body] of CASES) {
     it(name, () => {
       for (const onlyMainContent of [true, false]) {
-        const { result, ms: elapsed } = cpuTimed(() => extractPage({ html: page(body), url: 'https://example.com/', onlyMainContent, formats: ['markdown', 'html', 'text', 'links'] }));
+        const { result, ms: elapsed } = cpuTimed(() =>
+          extractPage({
+            html: page(body),
+            url: 'https://example.com/',
+            onlyMainContent,
+            formats: ['markdown', 'html', 'text', 'links'],
+          }),
+        );
         assert.equal(typeof result.markdown, 'string');
         // Generous: the whole extraction of a 1 MB page, in CPU time (which a loaded machine does not stretch).
         assert.ok(elapsed < 5000, `onlyMainContent ${onlyMainContent}: ${elapsed.toFixed(0)} ms of CPU`);

@@ -23,7 +23,15 @@ describe('descendant chains in include_tags / exclude_tags', () => {
   ] as const) {
     it(`${selector} on ${depth} nested divs`, () => {
       for (const field of ['excludeTags', 'includeTags'] as const) {
-        const { result, ms: elapsed } = cpuTimed(() => extractPage({ html: nested(depth), url: 'https://example.com/', onlyMainContent: false, formats: ['text'], [field]: [selector] }));
+        const { result, ms: elapsed } = cpuTimed(() =>
+          extractPage({
+            html: nested(depth),
+            url: 'https://example.com/',
+            onlyMainContent: false,
+            formats: ['text'],
+            [field]: [selector],
+          }),
+        );
         assert.equal(typeof result.text, 'string');
         assert.ok(elapsed < 2000, `${field}: ${elapsed.toFixed(0)} ms of CPU`);
       }
@@ -43,7 +51,22 @@ describe('descendant chains in include_tags / exclude_tags', () => {
       state = (state * 1103515245 + 12345) & 0x7fffffff;
       return state % n;
     };
-    const compounds = ['div', 'p', 'span', '*', '.a', '#b', 'div.a', '[data-x]', '[data-x="a b"]', 'p:first-child', ':not(.a)', 'div:has(> p)', 'a[title="x, y"]', ':is(p, span)'];
+    const compounds = [
+      'div',
+      'p',
+      'span',
+      '*',
+      '.a',
+      '#b',
+      'div.a',
+      '[data-x]',
+      '[data-x="a b"]',
+      'p:first-child',
+      ':not(.a)',
+      'div:has(> p)',
+      'a[title="x, y"]',
+      ':is(p, span)',
+    ];
     const combinators = [' ', ' > ', ' + ', ' ~ ', '  '];
     const tags = ['div', 'p', 'span', 'a'];
     const page = (): string => {
@@ -57,19 +80,30 @@ describe('descendant chains in include_tags / exclude_tags', () => {
           open.push(tag);
         }
       }
-      return html + open.reverse().map((t) => `</${t}>`).join('');
+      return (
+        html +
+        open
+          .reverse()
+          .map((t) => `</${t}>`)
+          .join('')
+      );
     };
     for (let n = 0; n < 300; n++) {
       const doc = parseDocument(page());
       const parts: string[] = [];
       for (let k = 0, count = 1 + rnd(2); k < count; k++) {
         let complex = compounds[rnd(compounds.length)]!;
-        for (let j = 0, len = rnd(4); j < len; j++) complex += combinators[rnd(combinators.length)]! + compounds[rnd(compounds.length)]!;
+        for (let j = 0, len = rnd(4); j < len; j++)
+          complex += combinators[rnd(combinators.length)]! + compounds[rnd(compounds.length)]!;
         parts.push(complex);
       }
       const selector = parts.join(', ');
       const rewritten = withDescendantCache(selector);
-      assert.deepEqual(selectAll(rewritten, doc.children), selectAll(selector, doc.children), `${selector} -> ${rewritten}`);
+      assert.deepEqual(
+        selectAll(rewritten, doc.children),
+        selectAll(selector, doc.children),
+        `${selector} -> ${rewritten}`,
+      );
     }
   });
 });

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createScope } from '../../src/crawl/scope/index.js';
 import { LinearRegex } from '../../src/crawl/scope/linear-regex.js';
-import { compilePatterns, MatchSubject, matchesPathPatterns, PATH_RULE_LIMITS, pathPatternProblem } from '../../src/crawl/scope/path-pattern.js';
+import {
+  compilePatterns,
+  MatchSubject,
+  matchesPathPatterns,
+  PATH_RULE_LIMITS,
+  pathPatternProblem,
+} from '../../src/crawl/scope/path-pattern.js';
 import { cpuTimed } from '../helpers/cpu-time.js';
 import { type CrawlSite, startCrawlSite, waitForCrawl } from '../fixtures/crawl-site.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
@@ -34,14 +40,21 @@ const CASES: Case[] = [
   { pattern: '/*a*a*a*a*a*a*a*a*a*b', hit: (n) => `/${a(n)}b`, miss: (n) => `/${a(n)}` },
   { pattern: '/**/**/**/**/**/x', hit: (n) => `/${'a/'.repeat(n / 2)}x`, miss: (n) => `/${'a/'.repeat(n / 2)}y` },
   { pattern: nestedBraces(PATH_RULE_LIMITS.maxNesting - 1), hit: (n) => `/a${a(n)}`, miss: (n) => `/c${a(n)}` },
-  { pattern: `/**/*a${'/**/*a'.repeat(7)}/b`, hit: (n) => `/${'a/'.repeat(n / 2)}b`, miss: (n) => `/${'a/'.repeat(n / 2)}c`, heavy: true },
+  {
+    pattern: `/**/*a${'/**/*a'.repeat(7)}/b`,
+    hit: (n) => `/${'a/'.repeat(n / 2)}b`,
+    miss: (n) => `/${'a/'.repeat(n / 2)}c`,
+    heavy: true,
+  },
   { pattern: `/${'?(a)'.repeat(30)}${'a'.repeat(30)}b`, hit: () => `/${a(30)}b`, miss: (n) => `/${a(n)}` },
   { pattern: '/!(a)*b', hit: (n) => `/b${a(n)}b`, miss: (n) => `/${a(n)}b` },
   { pattern: 'https://example.com/+(a*)b', hit: (n) => `/${a(n)}b`, miss: (n) => `/${a(n)}` },
   { pattern: '**/*(a|aa)*(a|aa)*b', hit: (n) => `/x/*(a|aa)*(a|aa)${a(n)}b`, miss: (n) => `/x/*(a|aa)*(a|aa)${a(n)}` },
 ];
 
-/** Runs `check` and answers the CPU time it took, in ms (wall time is stretched many times over on a loaded machine). */
+/**
+ * Runs `check` and answers the CPU time it took, in ms (wall time is stretched many times over on a loaded machine).
+ */
 function timed(check: () => void): number {
   return cpuTimed(check).ms;
 }
@@ -52,7 +65,10 @@ describe('adversarial path rules are matched in linear time', () => {
       const rules = compilePatterns([pattern]);
       for (const n of [1000, 2000, 4000, 8000]) {
         const elapsed = timed(() => {
-          for (const [path, expected] of [[miss(n), false], [hit(n), true]] as const) {
+          for (const [path, expected] of [
+            [miss(n), false],
+            [hit(n), true],
+          ] as const) {
             const result = rules.matches(new MatchSubject(new URL(SITE + path)));
             // Past maxSubjectLength a path is undecided, never guessed.
             if (path.length > PATH_RULE_LIMITS.maxSubjectLength) assert.equal(result, undefined);
@@ -105,7 +121,12 @@ describe('adversarial path rules are matched in linear time', () => {
 
   it('long links are undecided past maxSubjectLength: not visited when a rule list is set, visited otherwise', () => {
     const long = `${SITE}/${'x'.repeat(PATH_RULE_LIMITS.maxSubjectLength)}`;
-    const excluding = createScope({ seed: `${SITE}/`, strategy: 'same-domain', maxDepth: 5, excludePaths: ['/private/**'] });
+    const excluding = createScope({
+      seed: `${SITE}/`,
+      strategy: 'same-domain',
+      maxDepth: 5,
+      excludePaths: ['/private/**'],
+    });
     assert.equal(excluding.shouldVisit(long, 1), false);
     assert.equal(excluding.shouldVisit(`${SITE}/${'x'.repeat(PATH_RULE_LIMITS.maxSubjectLength - 2)}`, 1), true);
     const open = createScope({ seed: `${SITE}/`, strategy: 'same-domain', maxDepth: 5 });
@@ -142,12 +163,25 @@ describe('adversarial path rules are matched in linear time', () => {
       `/${'x'.repeat(PATH_RULE_LIMITS.maxPatternLength)}`,
     ];
     for (const pattern of refused) assert.notEqual(pathPatternProblem(pattern), undefined, pattern.slice(0, 50));
-    const kept = ['/+(a*)b', '/!(a)', '/!(abc)/*', '/v@(1|2)/*', '/*(a|aa)*b', nestedBraces(PATH_RULE_LIMITS.maxNesting - 1)];
+    const kept = [
+      '/+(a*)b',
+      '/!(a)',
+      '/!(abc)/*',
+      '/v@(1|2)/*',
+      '/*(a|aa)*b',
+      nestedBraces(PATH_RULE_LIMITS.maxNesting - 1),
+    ];
     for (const pattern of kept) assert.equal(pathPatternProblem(pattern), undefined, pattern);
   });
 
   it('compiles the largest accepted patterns quickly', () => {
-    const big = [`/${'*a'.repeat(1000)}b`, `/{${'a,'.repeat(1000)}b}`, `/${'?'.repeat(2000)}`, `/${'+(a)'.repeat(500)}`, `/${'[[:alpha:]]'.repeat(180)}`];
+    const big = [
+      `/${'*a'.repeat(1000)}b`,
+      `/{${'a,'.repeat(1000)}b}`,
+      `/${'?'.repeat(2000)}`,
+      `/${'+(a)'.repeat(500)}`,
+      `/${'[[:alpha:]]'.repeat(180)}`,
+    ];
     for (const pattern of big) {
       const elapsed = timed(() => assert.equal(pathPatternProblem(`${pattern}/x`), undefined));
       assert.ok(elapsed < 500, `${pattern.slice(0, 20)}: ${elapsed.toFixed(0)} ms`);
@@ -191,22 +225,43 @@ describe('adversarial path rules through the API', () => {
     const url = `${site.url}/`;
     await refused('/v1/crawl', { url, include_paths: ['/ok/*', '/!(*a)'] }, 'include_paths.1');
     await refused('/v1/crawl', { url, exclude_paths: ['/a\\1'] }, 'exclude_paths.0');
-    await refused('/v1/crawl', { url, scrape_paths: [nestedBraces(PATH_RULE_LIMITS.maxNesting + 1)] }, 'scrape_paths.0');
+    await refused(
+      '/v1/crawl',
+      { url, scrape_paths: [nestedBraces(PATH_RULE_LIMITS.maxNesting + 1)] },
+      'scrape_paths.0',
+    );
     await refused('/v1/crawl', { url, scrape_options: {}, exclude_paths: [`/${'x'.repeat(2100)}`] }, 'exclude_paths.0');
     const tooMuchText = Array.from({ length: 5 }, (_, i) => `/${'x'.repeat(2000)}${i}`);
     await refused('/v1/crawl', { url, exclude_paths: tooMuchText }, 'exclude_paths');
-    await refused('/v1/crawl', { url, include_paths: Array.from({ length: PATH_RULE_LIMITS.maxPatterns + 1 }, (_, i) => `/p${i}`) }, 'include_paths');
+    await refused(
+      '/v1/crawl',
+      { url, include_paths: Array.from({ length: PATH_RULE_LIMITS.maxPatterns + 1 }, (_, i) => `/p${i}`) },
+      'include_paths',
+    );
   });
 
   it('a crawl task payload with such patterns is refused too', async () => {
     const base = { name: 'x', cron_expression: '* * * * *', task_type: 'crawl' };
-    await refused('/v1/scheduled-tasks', { ...base, task_payload: { url: `${site.url}/`, options: { include_paths: ['/!(**)'] } } }, 'task_payload.options.include_paths.0');
-    await refused('/v1/scheduled-tasks', { ...base, task_payload: { url: `${site.url}/`, options: { scrape_paths: ['/a', '/(?<=a)b'] } } }, 'task_payload.options.scrape_paths.1');
+    await refused(
+      '/v1/scheduled-tasks',
+      { ...base, task_payload: { url: `${site.url}/`, options: { include_paths: ['/!(**)'] } } },
+      'task_payload.options.include_paths.0',
+    );
+    await refused(
+      '/v1/scheduled-tasks',
+      { ...base, task_payload: { url: `${site.url}/`, options: { scrape_paths: ['/a', '/(?<=a)b'] } } },
+      'task_payload.options.scrape_paths.1',
+    );
   });
 
   it('crawls a site whose links are built against its rules, and /health keeps answering', async () => {
     const res = await t.request('POST', '/v1/crawl', {
-      body: { url: `${site.url}/`, scrape_paths: ['/+(a*)b'], exclude_paths: ['/*a*a*a*a*a*a*a*a*a*c', '/*(a|aa)*c'], limit: 20 },
+      body: {
+        url: `${site.url}/`,
+        scrape_paths: ['/+(a*)b'],
+        exclude_paths: ['/*a*a*a*a*a*a*a*a*a*c', '/*(a|aa)*c'],
+        limit: 20,
+      },
     });
     assert.equal(res.statusCode, 200, res.body);
     const jobId = res.json().data.job_id as string;

@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { closeDispatchers, fetchPage, FetchError, type FetchErrorCode, type FetchOptions } from '../../src/fetch/index.js';
+import {
+  closeDispatchers,
+  fetchPage,
+  FetchError,
+  type FetchErrorCode,
+  type FetchOptions,
+} from '../../src/fetch/index.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -28,7 +34,8 @@ async function startBadProxy(mode: Mode): Promise<BadProxy> {
     socket.on('error', () => undefined);
     socket.once('data', () => {
       if (mode === 'drop') socket.destroy();
-      else if (mode === 'plain-200') socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<html>a page</html>\n');
+      else if (mode === 'plain-200')
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<html>a page</html>\n');
       else if (mode === 'refuse-close') socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
       // 'silent': says nothing and keeps the socket open.
     });
@@ -58,7 +65,16 @@ async function connectionsAfter(proxy: BadProxy): Promise<number> {
 }
 
 function options(url: string, proxy: string, extra: Partial<FetchOptions> = {}): FetchOptions {
-  return { url, proxy, timeoutMs: 4_000, allowPrivateAddresses: true, maxBytes: 1024 * 1024, maxRedirects: 5, userAgent: 'reconnect-test', ...extra };
+  return {
+    url,
+    proxy,
+    timeoutMs: 4_000,
+    allowPrivateAddresses: true,
+    maxBytes: 1024 * 1024,
+    maxRedirects: 5,
+    userAgent: 'reconnect-test',
+    ...extra,
+  };
 }
 
 async function failsWith(opts: FetchOptions, codes: FetchErrorCode[]): Promise<{ err: FetchError; ms: number }> {
@@ -126,7 +142,10 @@ describe('fetch through a proxy that answers CONNECT badly', { concurrency: true
     try {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      await failsWith(options('https://example.test/', proxy.url, { signal: controller.signal, timeoutMs: 10_000 }), ['ABORTED', 'PROXY_ERROR']);
+      await failsWith(options('https://example.test/', proxy.url, { signal: controller.signal, timeoutMs: 10_000 }), [
+        'ABORTED',
+        'PROXY_ERROR',
+      ]);
       assert.ok((await connectionsAfter(proxy)) <= 5);
     } finally {
       await proxy.close();
@@ -146,7 +165,9 @@ describe('API: scrapes and crawls through such a proxy end', { concurrency: true
     const proxy = await startBadProxy('drop');
     try {
       const t0 = Date.now();
-      const res = await t.request('POST', '/v1/scrape', { body: { url: 'https://example.test/', proxy: proxy.url, engine: 'cheerio', timeout: 10_000 } });
+      const res = await t.request('POST', '/v1/scrape', {
+        body: { url: 'https://example.test/', proxy: proxy.url, engine: 'cheerio', timeout: 10_000 },
+      });
       assert.equal(res.statusCode, 502, res.body);
       assert.equal((res.json() as { code: string }).code, 'PROXY_ERROR');
       assert.ok(Date.now() - t0 < 10_000);
@@ -159,7 +180,16 @@ describe('API: scrapes and crawls through such a proxy end', { concurrency: true
   it('a crawl ends failed with the proxy error as its reason instead of staying pending', async () => {
     const proxy = await startBadProxy('drop');
     try {
-      const res = await t.request('POST', '/v1/crawl', { body: { url: 'https://example.test/', proxy: proxy.url, engine: 'cheerio', retry: true, limit: 5, timeout: 5_000 } });
+      const res = await t.request('POST', '/v1/crawl', {
+        body: {
+          url: 'https://example.test/',
+          proxy: proxy.url,
+          engine: 'cheerio',
+          retry: true,
+          limit: 5,
+          timeout: 5_000,
+        },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const jobId = (res.json() as { data: { job_id: string } }).data.job_id;
       const status = await waitForCrawl((u) => t.request('GET', u), jobId, 30_000);
@@ -174,6 +204,10 @@ describe('API: scrapes and crawls through such a proxy end', { concurrency: true
 
 /** The failure reason stored with a job (the crawl.failed event carries the same text). */
 async function jobError(t: TestApp, jobId: string): Promise<string> {
-  const row = await t.app.db.kysely.selectFrom('jobs').select('error_message').where('id', '=', jobId).executeTakeFirstOrThrow();
+  const row = await t.app.db.kysely
+    .selectFrom('jobs')
+    .select('error_message')
+    .where('id', '=', jobId)
+    .executeTakeFirstOrThrow();
   return String(row.error_message);
 }

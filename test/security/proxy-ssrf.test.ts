@@ -7,7 +7,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createBrowserPool, type ChromiumPool } from '../../src/browser/index.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
-import { chooseProxy, parseAllowlistEntry, ProxyNotAllowedError, requestProxyRefusal, type Resolver } from '../../src/net/address-guard.js';
+import {
+  chooseProxy,
+  parseAllowlistEntry,
+  ProxyNotAllowedError,
+  requestProxyRefusal,
+  type Resolver,
+} from '../../src/net/address-guard.js';
 import { closeDispatchers, fetchPage, FetchError, type FetchOptions } from '../../src/fetch/index.js';
 import { CHROMIUM, expectFailure, request as renderRequest } from '../browser/helpers.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
@@ -24,7 +30,11 @@ const resolve: Resolver = async (host) => {
   if (host === 'proxy-loopback.test') return [{ address: '127.0.0.1', family: 4 }];
   if (host === 'proxy-v6-loopback.test') return [{ address: '::1', family: 6 }];
   // One private address among public ones is enough to refuse the name.
-  if (host === 'proxy-mixed.test') return [{ address: '93.184.216.35', family: 4 }, { address: '127.0.0.1', family: 4 }];
+  if (host === 'proxy-mixed.test')
+    return [
+      { address: '93.184.216.35', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
   if (host === 'proxy-metadata.test') return [{ address: '169.254.169.254', family: 4 }];
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
@@ -132,7 +142,9 @@ describe('HTTP engine: a request proxy on a private address is refused before an
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Fixture site/);
     // The guard on targets still holds behind an allowed proxy.
-    const err = await fetchPage(guarded(`${site.url}/`, proxy.url, { proxyAllowPrivate: true })).catch((e: unknown) => e);
+    const err = await fetchPage(guarded(`${site.url}/`, proxy.url, { proxyAllowPrivate: true })).catch(
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof FetchError && err.code === 'BLOCKED_ADDRESS', String(err));
   });
 });
@@ -144,9 +156,17 @@ describe('API: a private proxy is refused at creation with the validation shape'
   });
   after(() => t.close());
 
-  function assertRefused(res: { statusCode: number; json(): unknown; body: string }, field: string, label: string): void {
+  function assertRefused(
+    res: { statusCode: number; json(): unknown; body: string },
+    field: string,
+    label: string,
+  ): void {
     assert.equal(res.statusCode, 400, `${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    const body = res.json() as { success: boolean; error: string; data: { type: string; issues: Array<{ field: string; message: string }> } };
+    const body = res.json() as {
+      success: boolean;
+      error: string;
+      data: { type: string; issues: Array<{ field: string; message: string }> };
+    };
     assert.equal(body.error, 'Validation error', label);
     assert.equal(body.data.type, 'validation_error');
     const issue = body.data.issues.find((i) => i.field === field);
@@ -159,7 +179,9 @@ describe('API: a private proxy is refused at creation with the validation shape'
     const before = proxyConnections();
     for (const p of privateProxies()) {
       for (const engine of ['cheerio', 'auto']) {
-        const res = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: p, engine, timeout: 5_000 } });
+        const res = await t.request('POST', '/v1/scrape', {
+          body: { url: `http://${PUBLIC_IP}/`, proxy: p, engine, timeout: 5_000 },
+        });
         assertRefused(res, 'proxy', `scrape ${engine} via ${p}`);
       }
     }
@@ -168,7 +190,11 @@ describe('API: a private proxy is refused at creation with the validation shape'
 
   it('crawl: top level and scrape_options', async () => {
     for (const p of privateProxies()) {
-      assertRefused(await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, proxy: p } }), 'proxy', `crawl via ${p}`);
+      assertRefused(
+        await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, proxy: p } }),
+        'proxy',
+        `crawl via ${p}`,
+      );
       assertRefused(
         await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, scrape_options: { proxy: p } } }),
         'proxy',
@@ -181,13 +207,19 @@ describe('API: a private proxy is refused at creation with the validation shape'
     const base = { name: 'proxy', cron_expression: '* * * * *' };
     for (const p of privateProxies()) {
       assertRefused(
-        await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: 'scrape', task_payload: { url: `http://${PUBLIC_IP}/`, proxy: p } } }),
+        await t.request('POST', '/v1/scheduled-tasks', {
+          body: { ...base, task_type: 'scrape', task_payload: { url: `http://${PUBLIC_IP}/`, proxy: p } },
+        }),
         'task_payload.proxy',
         `scrape task via ${p}`,
       );
       assertRefused(
         await t.request('POST', '/v1/scheduled-tasks', {
-          body: { ...base, task_type: 'crawl', task_payload: { url: `http://${PUBLIC_IP}/`, options: { scrape_options: { proxy: p } } } },
+          body: {
+            ...base,
+            task_type: 'crawl',
+            task_payload: { url: `http://${PUBLIC_IP}/`, options: { scrape_options: { proxy: p } } },
+          },
         }),
         'task_payload.options.proxy',
         `crawl task via ${p}`,
@@ -197,7 +229,14 @@ describe('API: a private proxy is refused at creation with the validation shape'
 
   it('a name that resolves to loopback passes creation but is refused when the scrape connects', async () => {
     const before = proxyConnections();
-    const res = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: `http://proxy-loopback.test:${port}`, engine: 'cheerio', timeout: 5_000 } });
+    const res = await t.request('POST', '/v1/scrape', {
+      body: {
+        url: `http://${PUBLIC_IP}/`,
+        proxy: `http://proxy-loopback.test:${port}`,
+        engine: 'cheerio',
+        timeout: 5_000,
+      },
+    });
     assert.equal(res.statusCode, 400, res.body);
     const body = res.json() as { code: string; message: string };
     assert.equal(body.code, 'BLOCKED_ADDRESS');
@@ -207,7 +246,9 @@ describe('API: a private proxy is refused at creation with the validation shape'
 
   it('a crawl (robots.txt included) through a name that resolves to loopback fails with the reason, and never reaches the proxy', async () => {
     const before = proxyConnections();
-    const res = await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, proxy: `http://proxy-loopback.test:${port}`, limit: 3 } });
+    const res = await t.request('POST', '/v1/crawl', {
+      body: { url: `http://${PUBLIC_IP}/`, proxy: `http://proxy-loopback.test:${port}`, limit: 3 },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const jobId = (res.json() as { data: { job_id: string } }).data.job_id;
     const status = await waitForCrawl((u) => t.request('GET', u), jobId);
@@ -220,13 +261,22 @@ describe('API: a private proxy is refused at creation with the validation shape'
 describe('browser engine: the egress proxy refuses a private upstream proxy', () => {
   let pool: ChromiumPool;
   before(() => {
-    pool = createBrowserPool({ executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 2, pagesPerBrowser: 500, launchTimeoutMs: 30_000 }, { resolve });
+    pool = createBrowserPool(
+      { executablePath: CHROMIUM, maxBrowsers: 1, maxPages: 2, pagesPerBrowser: 500, launchTimeoutMs: 30_000 },
+      { resolve },
+    );
   });
   after(() => pool.close());
 
   it('literals and names resolving to loopback, before the proxy sees a connection', { timeout: 60_000 }, async () => {
     const before = proxyConnections();
-    for (const p of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, `http://proxy-loopback.test:${port}`, `http://proxy-mixed.test:${port}`]) {
+    for (const p of [
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+      `http://proxy-loopback.test:${port}`,
+      `http://proxy-mixed.test:${port}`,
+    ]) {
       const { error } = await expectFailure(
         pool.render(renderRequest('playwright', 'http://public.test/', { proxy: p, allowPrivateAddresses: false })),
         'BLOCKED_ADDRESS',
@@ -234,7 +284,12 @@ describe('browser engine: the egress proxy refuses a private upstream proxy', ()
       assert.match(error.message, /proxy/i, p);
     }
     const { error } = await expectFailure(
-      pool.render(renderRequest('puppeteer', 'https://public.test/', { proxy: `http://proxy-loopback.test:${port}`, allowPrivateAddresses: false })),
+      pool.render(
+        renderRequest('puppeteer', 'https://public.test/', {
+          proxy: `http://proxy-loopback.test:${port}`,
+          allowPrivateAddresses: false,
+        }),
+      ),
       'BLOCKED_ADDRESS',
     );
     assert.match(error.message, /REQUEST_PROXY_ALLOWLIST/);
@@ -247,23 +302,33 @@ describe('operator settings', () => {
     const operator = await startProxy({ routes: { [PUBLIC_IP]: `127.0.0.1:${site.port}` } });
     const t = await startTestApp({ env: { ALLOW_LOCAL_TARGETS: 'false', OUTBOUND_PROXY: operator.url } });
     try {
-      const res = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, engine: 'cheerio', timeout: 5_000 } });
+      const res = await t.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/`, engine: 'cheerio', timeout: 5_000 },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.match(res.body, /Fixture site/);
       assert.ok(operator.forwarded.includes(`http://${PUBLIC_IP}/`));
 
       const crawl = await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, limit: 2 } });
       assert.equal(crawl.statusCode, 200, crawl.body);
-      const status = await waitForCrawl((u) => t.request('GET', u), (crawl.json() as { data: { job_id: string } }).data.job_id);
+      const status = await waitForCrawl(
+        (u) => t.request('GET', u),
+        (crawl.json() as { data: { job_id: string } }).data.job_id,
+      );
       assert.equal(status.status, 'completed', JSON.stringify(status));
-      assert.ok(operator.forwarded.includes(`http://${PUBLIC_IP}/robots.txt`), 'robots.txt went through the operator proxy');
+      assert.ok(
+        operator.forwarded.includes(`http://${PUBLIC_IP}/robots.txt`),
+        'robots.txt went through the operator proxy',
+      );
 
       // Targets are still guarded behind the operator's proxy.
       const local = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/`, engine: 'cheerio' } });
       assert.equal(local.statusCode, 400, local.body);
 
       // A request may not route around the operator's proxy with one of its own.
-      const own = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: 'http://93.184.216.35:3128' } });
+      const own = await t.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/`, proxy: 'http://93.184.216.35:3128' },
+      });
       assert.equal(own.statusCode, 400, own.body);
       assert.match(own.body, /OUTBOUND_PROXY/);
     } finally {
@@ -276,21 +341,37 @@ describe('operator settings', () => {
     const listed = await startProxy({ routes: { [PUBLIC_IP]: `127.0.0.1:${site.port}` } });
     const listedPort = new URL(listed.url).port;
     const operator = await startProxy({ routes: { [PUBLIC_IP]: `127.0.0.1:${site.port}` } });
-    const t = await startTestApp({ env: { ALLOW_LOCAL_TARGETS: 'false', REQUEST_PROXY_ALLOWLIST: ` 127.0.0.1:${listedPort} , localhost:9` } });
-    const withOperator = await startTestApp({ env: { ALLOW_LOCAL_TARGETS: 'false', REQUEST_PROXY_ALLOWLIST: `127.0.0.1:${listedPort}`, OUTBOUND_PROXY: operator.url } });
+    const t = await startTestApp({
+      env: { ALLOW_LOCAL_TARGETS: 'false', REQUEST_PROXY_ALLOWLIST: ` 127.0.0.1:${listedPort} , localhost:9` },
+    });
+    const withOperator = await startTestApp({
+      env: {
+        ALLOW_LOCAL_TARGETS: 'false',
+        REQUEST_PROXY_ALLOWLIST: `127.0.0.1:${listedPort}`,
+        OUTBOUND_PROXY: operator.url,
+      },
+    });
     try {
-      const ok = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: `http://user:pw@127.0.0.1:${listedPort}`, engine: 'cheerio' } });
+      const ok = await t.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/`, proxy: `http://user:pw@127.0.0.1:${listedPort}`, engine: 'cheerio' },
+      });
       assert.equal(ok.statusCode, 200, ok.body);
       assert.ok(listed.forwarded.includes(`http://${PUBLIC_IP}/`));
       // Same host, another port: not listed.
-      const other = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: `http://127.0.0.1:${port}` } });
+      const other = await t.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/`, proxy: `http://127.0.0.1:${port}` },
+      });
       assert.equal(other.statusCode, 400, other.body);
-      const crawl = await t.request('POST', '/v1/crawl', { body: { url: `http://${PUBLIC_IP}/`, scrape_options: { proxy: `http://127.0.0.1:${listedPort}` }, limit: 1 } });
+      const crawl = await t.request('POST', '/v1/crawl', {
+        body: { url: `http://${PUBLIC_IP}/`, scrape_options: { proxy: `http://127.0.0.1:${listedPort}` }, limit: 1 },
+      });
       assert.equal(crawl.statusCode, 200, crawl.body);
 
       // With OUTBOUND_PROXY too, a listed proxy replaces the operator's for that request.
       const before = operator.forwarded.length;
-      const via = await withOperator.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/?via=listed`, proxy: listed.url, engine: 'cheerio' } });
+      const via = await withOperator.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/?via=listed`, proxy: listed.url, engine: 'cheerio' },
+      });
       assert.equal(via.statusCode, 200, via.body);
       assert.ok(listed.forwarded.includes(`http://${PUBLIC_IP}/?via=listed`));
       assert.equal(operator.forwarded.length, before);
@@ -305,7 +386,9 @@ describe('operator settings', () => {
   it('ALLOW_LOCAL_TARGETS=true lifts the guard on request proxies too (intranet deployments)', async () => {
     const t = await startTestApp({ env: { ALLOW_LOCAL_TARGETS: 'true' } });
     try {
-      const res = await t.request('POST', '/v1/scrape', { body: { url: `http://${PUBLIC_IP}/`, proxy: proxy.url, engine: 'cheerio' } });
+      const res = await t.request('POST', '/v1/scrape', {
+        body: { url: `http://${PUBLIC_IP}/`, proxy: proxy.url, engine: 'cheerio' },
+      });
       assert.equal(res.statusCode, 200, res.body);
     } finally {
       await t.close();
@@ -316,17 +399,40 @@ describe('operator settings', () => {
     const guarded = { allowlist: ['10.0.0.5:3128', 'proxy.internal:80'], allowPrivate: false };
     const operator = { ...guarded, outboundProxy: 'http://10.0.0.9:3128' };
     assert.deepEqual(chooseProxy(undefined, guarded), undefined);
-    assert.deepEqual(chooseProxy('http://93.184.216.35:3128', guarded), { url: 'http://93.184.216.35:3128', allowPrivate: false });
-    assert.deepEqual(chooseProxy('http://u:p@10.0.0.5:3128', guarded), { url: 'http://u:p@10.0.0.5:3128', allowPrivate: true });
-    assert.deepEqual(chooseProxy('http://PROXY.internal', guarded), { url: 'http://PROXY.internal', allowPrivate: true });
+    assert.deepEqual(chooseProxy('http://93.184.216.35:3128', guarded), {
+      url: 'http://93.184.216.35:3128',
+      allowPrivate: false,
+    });
+    assert.deepEqual(chooseProxy('http://u:p@10.0.0.5:3128', guarded), {
+      url: 'http://u:p@10.0.0.5:3128',
+      allowPrivate: true,
+    });
+    assert.deepEqual(chooseProxy('http://PROXY.internal', guarded), {
+      url: 'http://PROXY.internal',
+      allowPrivate: true,
+    });
     assert.deepEqual(chooseProxy(undefined, operator), { url: 'http://10.0.0.9:3128', allowPrivate: true });
-    assert.deepEqual(chooseProxy('http://10.0.0.5:3128', operator), { url: 'http://10.0.0.5:3128', allowPrivate: true });
+    assert.deepEqual(chooseProxy('http://10.0.0.5:3128', operator), {
+      url: 'http://10.0.0.5:3128',
+      allowPrivate: true,
+    });
     // A job stored before OUTBOUND_PROXY was set: refused when it runs, not sent around the operator's proxy.
     assert.throws(() => chooseProxy('http://93.184.216.35:3128', operator), ProxyNotAllowedError);
     assert.equal(requestProxyRefusal('http://93.184.216.35:3128', guarded), undefined);
-    assert.equal(requestProxyRefusal('http://proxy.example:3128', guarded), undefined, 'names are checked when connecting');
-    assert.equal(requestProxyRefusal('http://0x0a.0.0.5:3128', guarded), undefined, 'allow-listed, in another spelling');
-    assert.match(requestProxyRefusal('http://0x0a.0.0.5:3129', guarded) ?? '', /Refused to connect to proxy 10\.0\.0\.5:3129 \(private address\)/);
+    assert.equal(
+      requestProxyRefusal('http://proxy.example:3128', guarded),
+      undefined,
+      'names are checked when connecting',
+    );
+    assert.equal(
+      requestProxyRefusal('http://0x0a.0.0.5:3128', guarded),
+      undefined,
+      'allow-listed, in another spelling',
+    );
+    assert.match(
+      requestProxyRefusal('http://0x0a.0.0.5:3129', guarded) ?? '',
+      /Refused to connect to proxy 10\.0\.0\.5:3129 \(private address\)/,
+    );
     assert.equal(requestProxyRefusal('http://0x0a.0.0.5:3129', { ...guarded, allowPrivate: true }), undefined);
     assert.match(requestProxyRefusal('http://10.0.0.5:3129', operator) ?? '', /OUTBOUND_PROXY/);
     assert.equal(parseAllowlistEntry(' [FD00::5]:3128 '), '[fd00::5]:3128');
@@ -342,7 +448,11 @@ describe('operator settings', () => {
       ['OUTBOUND_PROXY', 'socks5://127.0.0.1:1080'],
       ['OUTBOUND_PROXY', 'not a url'],
     ] as const) {
-      assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.includes(name), `${name}=${value}`);
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (e: unknown) => e instanceof ConfigError && e.message.includes(name),
+        `${name}=${value}`,
+      );
     }
     assert.doesNotMatch(
       (() => {
@@ -361,6 +471,10 @@ describe('operator settings', () => {
 
 /** The failure reason stored with a job (the crawl.failed event carries the same text). */
 async function jobError(t: TestApp, jobId: string): Promise<string> {
-  const row = await t.app.db.kysely.selectFrom('jobs').select('error_message').where('id', '=', jobId).executeTakeFirstOrThrow();
+  const row = await t.app.db.kysely
+    .selectFrom('jobs')
+    .select('error_message')
+    .where('id', '=', jobId)
+    .executeTakeFirstOrThrow();
   return String(row.error_message);
 }

@@ -1,4 +1,5 @@
-// Abuse of the webhook API: test deliveries are rate limited (429 + Retry-After), refused for inactive subscriptions, and every attempt is bounded in time.
+// Abuse of the webhook API: test deliveries are rate limited (429 + Retry-After), refused for inactive subscriptions,
+// and every attempt is bounded in time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
@@ -9,7 +10,14 @@ describe('webhook API abuse', () => {
   let t: TestApp;
   const receivers: Receiver[] = [];
   before(async () => {
-    t = await startTestApp({ env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_POLL_MS: '10', WEBHOOK_TEST_PER_MINUTE: '3', WEBHOOK_TEST_PER_MINUTE_PER_KEY: '5' } });
+    t = await startTestApp({
+      env: {
+        ALLOW_LOCAL_WEBHOOKS: 'true',
+        WEBHOOK_POLL_MS: '10',
+        WEBHOOK_TEST_PER_MINUTE: '3',
+        WEBHOOK_TEST_PER_MINUTE_PER_KEY: '5',
+      },
+    });
   });
   after(async () => {
     await t.close();
@@ -22,7 +30,10 @@ describe('webhook API abuse', () => {
     return r;
   }
   async function subscribe(body: Record<string, unknown>, key?: string): Promise<string> {
-    const res = await t.request('POST', '/v1/webhooks', { body: { name: 'hook', event_types: ['scrape.completed'], ...body }, ...(key ? { key } : {}) });
+    const res = await t.request('POST', '/v1/webhooks', {
+      body: { name: 'hook', event_types: ['scrape.completed'], ...body },
+      ...(key ? { key } : {}),
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().data.webhook_id as string;
   }
@@ -35,7 +46,10 @@ describe('webhook API abuse', () => {
     assert.equal(body.error, 'Too many requests');
     assert.equal(typeof body.message, 'string');
     const retryAfter = Number(res.headers['retry-after']);
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${String(res.headers['retry-after'])}`);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+      `Retry-After ${String(res.headers['retry-after'])}`,
+    );
   }
 
   it('limits test deliveries per subscription and per key with 429 and Retry-After; other keys are not affected', async () => {
@@ -46,7 +60,7 @@ describe('webhook API abuse', () => {
     assertTooMany(await test(first), 'the 4th test of one subscription in a minute');
     // The key has used 3 of its 5: the second subscription gets 2 more, then the key's limit applies.
     for (let i = 0; i < 2; i++) assert.equal((await test(second)).statusCode, 200);
-    assertTooMany(await test(second), "the 6th test of one key in a minute");
+    assertTooMany(await test(second), 'the 6th test of one key in a minute');
     await r.waitFor(5);
     await new Promise((res) => setTimeout(res, 200));
     assert.equal(r.requests.length, 5, 'refused tests are not sent');
@@ -117,7 +131,10 @@ describe('webhook API abuse', () => {
 
   it('bounds every attempt: a receiver that never answers fails with ETIMEDOUT at timeout_seconds, and no longer than 60 s is accepted', async () => {
     for (const timeout_seconds of [61, 3600, 1e9]) {
-      const res = await t.request('POST', '/v1/webhooks', { key: OTHER_KEY, body: { name: 'x', webhook_url: 'http://127.0.0.1:9/', event_types: ['scrape.completed'], timeout_seconds } });
+      const res = await t.request('POST', '/v1/webhooks', {
+        key: OTHER_KEY,
+        body: { name: 'x', webhook_url: 'http://127.0.0.1:9/', event_types: ['scrape.completed'], timeout_seconds },
+      });
       assert.equal(res.statusCode, 400, `timeout_seconds ${timeout_seconds}`);
       assert.equal(res.json().data.issues[0].field, 'timeout_seconds');
     }
@@ -126,12 +143,16 @@ describe('webhook API abuse', () => {
     const id = await subscribe({ webhook_url: r.url, timeout_seconds: 1, max_retries: 0 }, OTHER_KEY);
     const deliveryId = (await test(id, OTHER_KEY)).json().data.delivery_id as string;
     const d = await until('the hanging delivery failed', async () => {
-      const one = (await t.request('GET', `/v1/webhooks/${id}/deliveries/${deliveryId}`, { key: OTHER_KEY })).json().data;
+      const one = (await t.request('GET', `/v1/webhooks/${id}/deliveries/${deliveryId}`, { key: OTHER_KEY })).json()
+        .data;
       return one.status === 'failed' ? one : undefined;
     });
     assert.equal(d.error_code, 'ETIMEDOUT');
     assert.equal(d.attempts.length, 1);
-    assert.ok(d.attempts[0].duration_ms >= 900 && d.attempts[0].duration_ms < 5_000, `attempt took ${d.attempts[0].duration_ms} ms`);
+    assert.ok(
+      d.attempts[0].duration_ms >= 900 && d.attempts[0].duration_ms < 5_000,
+      `attempt took ${d.attempts[0].duration_ms} ms`,
+    );
     await r.waitForNoConnections(5_000);
   });
 });

@@ -1,4 +1,5 @@
-// Webhook slots are shared fairly, on SQLite and PostgreSQL: one key's slow receivers cannot hold the deliveries of other keys (or of its other receivers) back.
+// Webhook slots are shared fairly, on SQLite and PostgreSQL: one key's slow receivers cannot hold the deliveries of
+// other keys (or of its other receivers) back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
@@ -48,7 +49,12 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
 }
 
 // Small numbers with the shape of the production defaults: slots > per owner > per receiver.
-const SLOTS = { WEBHOOK_CONCURRENCY: '8', WEBHOOK_SUBSCRIPTION_CONCURRENCY: '4', WEBHOOK_OWNER_CONCURRENCY: '4', WEBHOOK_RECEIVER_CONCURRENCY: '2' };
+const SLOTS = {
+  WEBHOOK_CONCURRENCY: '8',
+  WEBHOOK_SUBSCRIPTION_CONCURRENCY: '4',
+  WEBHOOK_OWNER_CONCURRENCY: '4',
+  WEBHOOK_RECEIVER_CONCURRENCY: '2',
+};
 
 for (const make of allDatabases()) {
   const database = make();
@@ -59,7 +65,13 @@ for (const make of allDatabases()) {
     before(async () => {
       t = await startTestApp({
         database,
-        env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_POLL_MS: '20', WEBHOOK_TEST_PER_MINUTE: '100', WEBHOOK_TEST_PER_MINUTE_PER_KEY: '1000', ...SLOTS },
+        env: {
+          ALLOW_LOCAL_WEBHOOKS: 'true',
+          WEBHOOK_POLL_MS: '20',
+          WEBHOOK_TEST_PER_MINUTE: '100',
+          WEBHOOK_TEST_PER_MINUTE_PER_KEY: '1000',
+          ...SLOTS,
+        },
       });
     });
     after(async () => {
@@ -80,7 +92,10 @@ for (const make of allDatabases()) {
       return h;
     }
     async function subscribe(url: string, key: string): Promise<string> {
-      const res = await t.request('POST', '/v1/webhooks', { key, body: { name: 'hook', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 60 } });
+      const res = await t.request('POST', '/v1/webhooks', {
+        key,
+        body: { name: 'hook', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 60 },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.json().data.webhook_id as string;
     }
@@ -109,18 +124,23 @@ for (const make of allDatabases()) {
         await test(theirs, OTHER_KEY);
         await other.waitFor(1, 3_000);
         assert.ok(heldBy(slow) <= 4, `one key holds at most WEBHOOK_OWNER_CONCURRENCY (4) slots, held ${heldBy(slow)}`);
-        for (const h of slow) assert.ok(h.peak <= 2, `a receiver holds at most WEBHOOK_RECEIVER_CONCURRENCY (2) slots, held ${h.peak}`);
+        for (const h of slow)
+          assert.ok(h.peak <= 2, `a receiver holds at most WEBHOOK_RECEIVER_CONCURRENCY (2) slots, held ${h.peak}`);
       } finally {
         // Nothing is lost: once released, every held-back delivery is delivered.
         for (const h of slow) h.release();
       }
-      await until('every slow delivery delivered', async () => {
-        for (const [sub, delivery] of queued) {
-          const d = (await t.request('GET', `/v1/webhooks/${sub}/deliveries/${delivery}`)).json().data;
-          if (d.status !== 'delivered') return false;
-        }
-        return true;
-      }, 20_000);
+      await until(
+        'every slow delivery delivered',
+        async () => {
+          for (const [sub, delivery] of queued) {
+            const d = (await t.request('GET', `/v1/webhooks/${sub}/deliveries/${delivery}`)).json().data;
+            if (d.status !== 'delivered') return false;
+          }
+          return true;
+        },
+        20_000,
+      );
       for (const h of slow) assert.ok(h.peak <= 2, `a receiver held at most 2 at once, held ${h.peak}`);
     });
 

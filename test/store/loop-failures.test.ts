@@ -8,7 +8,8 @@ function recorder(): { lines: Array<{ level: number; msg: string; outageMs?: num
   return { lines, logger: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }) };
 }
 
-const unreachable = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+const unreachable = (): Error =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
 describe('LoopFailures', () => {
   it('logs an outage once when it starts and once when it ends, backing off with a cap', () => {
@@ -28,7 +29,11 @@ describe('LoopFailures', () => {
     assert.equal(failures.failed(unreachable()), 100, 'a new streak starts from the base');
     failures.succeeded();
     failures.succeeded();
-    assert.equal(lines.length, 2, 'an outage soon after the last one (a flapping store) is not logged again, and a success outside an outage logs nothing');
+    assert.equal(
+      lines.length,
+      2,
+      'an outage soon after the last one (a flapping store) is not logged again, and a success outside an outage logs nothing',
+    );
     now = 200_000;
     failures.failed(unreachable());
     failures.succeeded();

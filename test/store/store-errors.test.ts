@@ -17,7 +17,14 @@ describe('classifyStoreError', () => {
     ['pg connect timeout', new Error('timeout exceeded when trying to connect'), 'unavailable'],
     ['pg broken client', new Error('Connection terminated unexpectedly'), 'unavailable'],
     // A page's fetch error carries the site's socket error as its cause: the site failed, not the store.
-    ['a socket error in a cause', Object.assign(new Error('The server closed the connection'), { code: 'CONNECTION_RESET', cause: withCode('ECONNRESET') }), undefined],
+    [
+      'a socket error in a cause',
+      Object.assign(new Error('The server closed the connection'), {
+        code: 'CONNECTION_RESET',
+        cause: withCode('ECONNRESET'),
+      }),
+      undefined,
+    ],
     ['unique violation is ours', withCode('23505'), undefined],
     ['SQLite constraint is ours', withCode('SQLITE_CONSTRAINT_UNIQUE'), undefined],
     ['a plain bug', new TypeError('x is undefined'), undefined],

@@ -1,4 +1,5 @@
-// stop() while the scheduler's loop is inside a tick: the loop must not then sleep a whole tick interval before it notices.
+// stop() while the scheduler's loop is inside a tick: the loop must not then sleep a whole tick interval before it
+// notices.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Scheduler } from '../../src/tasks/scheduler.js';
@@ -33,7 +34,10 @@ describe('scheduler stop during a tick', () => {
     const stopped = scheduler.stop();
     release();
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([stopped.then(() => 'stopped'), new Promise((r) => (timer = setTimeout(() => r('still waiting'), 5000)))]);
+    const outcome = await Promise.race([
+      stopped.then(() => 'stopped'),
+      new Promise((r) => (timer = setTimeout(() => r('still waiting'), 5000))),
+    ]);
     // The 5 s guard must not keep the file's process alive after the test.
     clearTimeout(timer);
     assert.equal(outcome, 'stopped', `stop() took over 5 s (the loop slept its 60 s tick interval)`);

@@ -21,7 +21,15 @@ describe('scheduled tasks', () => {
 
   const tick = () => (t.app.scheduler as NonNullable<typeof t.app.scheduler>).tick();
   async function create(body: Record<string, unknown>): Promise<string> {
-    const res = await t.request('POST', '/v1/scheduled-tasks', { body: { name: 'task', cron_expression: '* * * * *', task_type: 'scrape', task_payload: { url: `${site.url}/` }, ...body } });
+    const res = await t.request('POST', '/v1/scheduled-tasks', {
+      body: {
+        name: 'task',
+        cron_expression: '* * * * *',
+        task_type: 'scrape',
+        task_payload: { url: `${site.url}/` },
+        ...body,
+      },
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().data.task_id;
   }
@@ -43,7 +51,13 @@ describe('scheduled tasks', () => {
 
   it('creates a task and answers with its id and next run', async () => {
     const res = await t.request('POST', '/v1/scheduled-tasks', {
-      body: { name: 'hourly', cron_expression: '15 * * * *', timezone: 'Asia/Kolkata', task_type: 'scrape', task_payload: { url: `${site.url}/` } },
+      body: {
+        name: 'hourly',
+        cron_expression: '15 * * * *',
+        timezone: 'Asia/Kolkata',
+        task_type: 'scrape',
+        task_payload: { url: `${site.url}/` },
+      },
     });
     assert.equal(res.statusCode, 201);
     const data = res.json().data;
@@ -57,32 +71,60 @@ describe('scheduled tasks', () => {
     assert.equal(typeof detail.icon, 'string');
     const list = (await t.request('GET', '/v1/scheduled-tasks')).json().data;
     const item = list.find((x: { uuid: string }) => x.uuid === data.task_id);
-    for (const hidden of ['description', 'task_payload', 'concurrency_mode', 'updated_at', 'icon']) assert.ok(!(hidden in item), hidden);
+    for (const hidden of ['description', 'task_payload', 'concurrency_mode', 'updated_at', 'icon'])
+      assert.ok(!(hidden in item), hidden);
     assert.equal((await t.request('GET', `/v1/scheduled-tasks/${data.task_id}`, { key: OTHER_KEY })).statusCode, 404);
   });
 
   it('validates bodies: cron, zone, payload against type, read-only fields, webhook ids', async () => {
-    const base = { name: 'x', cron_expression: '* * * * *', task_type: 'scrape', task_payload: { url: 'https://example.com' } };
+    const base = {
+      name: 'x',
+      cron_expression: '* * * * *',
+      task_type: 'scrape',
+      task_payload: { url: 'https://example.com' },
+    };
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ ...base, cron_expression: '0 * * * * *' }, 'cron_expression', 'custom'],
       [{ ...base, cron_expression: '@daily' }, 'cron_expression', 'custom'],
       [{ ...base, cron_expression: '61 * * * *' }, 'cron_expression', 'custom'],
       [{ ...base, timezone: 'Mars/Olympus' }, 'timezone', 'custom'],
       [{ ...base, task_payload: {} }, 'task_payload.url', 'invalid_type'],
-      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { limit: 0 } } }, 'task_payload.options.limit', 'too_small'],
-      [{ ...base, task_type: 'search', task_payload: { url: 'https://example.com' } }, 'task_payload.url', 'unrecognized_keys'],
+      [
+        { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { limit: 0 } } },
+        'task_payload.options.limit',
+        'too_small',
+      ],
+      [
+        { ...base, task_type: 'search', task_payload: { url: 'https://example.com' } },
+        'task_payload.url',
+        'unrecognized_keys',
+      ],
       [{ ...base, task_type: 'bogus' }, 'task_type', 'invalid_enum_value'],
       [{ ...base, min_credits_required: 5 }, 'min_credits_required', 'unrecognized_keys'],
       [{ ...base, consecutive_failures: 0 }, 'consecutive_failures', 'unrecognized_keys'],
       [{ ...base, name: 'n'.repeat(256) }, 'name', 'too_big'],
-      [{ ...base, task_payload: { url: 'https://example.com', exclude_tags: Array.from({ length: 100 }, () => 'x'.repeat(1000)), include_tags: Array.from({ length: 100 }, () => 'y'.repeat(1000)) } }, 'task_payload', 'too_big'],
+      [
+        {
+          ...base,
+          task_payload: {
+            url: 'https://example.com',
+            exclude_tags: Array.from({ length: 100 }, () => 'x'.repeat(1000)),
+            include_tags: Array.from({ length: 100 }, () => 'y'.repeat(1000)),
+          },
+        },
+        'task_payload',
+        'too_big',
+      ],
       [{ ...base, webhook_ids: ['00000000-0000-4000-8000-000000000000'] }, 'webhook_ids.0', 'custom'],
       [{ ...base, concurrency_mode: 'parallel' }, 'concurrency_mode', 'invalid_enum_value'],
     ];
     for (const [body, field, code] of cases) {
       const res = await t.request('POST', '/v1/scheduled-tasks', { body });
       assert.equal(res.statusCode, 400, JSON.stringify(body).slice(0, 200));
-      assert.ok(res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code), `${field}: ${res.body.slice(0, 400)}`);
+      assert.ok(
+        res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code),
+        `${field}: ${res.body.slice(0, 400)}`,
+      );
     }
     assert.equal((await t.request('GET', '/v1/scheduled-tasks/nope')).json().error, 'Invalid task ID');
   });
@@ -113,7 +155,18 @@ describe('scheduled tasks', () => {
     const events = await readEvents(t.app.db.kysely, { subjectId: id });
     const executed = events.find((e) => e.type === 'task.executed');
     assert.ok(executed);
-    for (const field of ['task_id', 'task_name', 'execution_id', 'execution_number', 'status', 'job_id', 'credits_used', 'scheduled_for', 'completed_at']) assert.ok(field in executed.payload, field);
+    for (const field of [
+      'task_id',
+      'task_name',
+      'execution_id',
+      'execution_number',
+      'status',
+      'job_id',
+      'credits_used',
+      'scheduled_for',
+      'completed_at',
+    ])
+      assert.ok(field in executed.payload, field);
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
@@ -140,7 +193,11 @@ describe('scheduled tasks', () => {
   it('pauses with a reason and resumes from now without a burst of missed runs', async () => {
     const id = await create({});
     const paused = await t.request('PATCH', `/v1/scheduled-tasks/${id}/pause`, { body: { reason: 'maintenance' } });
-    assert.deepEqual(paused.json(), { success: true, message: 'Task paused', data: { uuid: id, is_paused: true, pause_reason: 'maintenance' } });
+    assert.deepEqual(paused.json(), {
+      success: true,
+      message: 'Task paused',
+      data: { uuid: id, is_paused: true, pause_reason: 'maintenance' },
+    });
     advance(10 * 60_000);
     await tick();
     assert.equal((await executions(id)).data.length, 0);
@@ -228,7 +285,9 @@ describe('scheduled tasks', () => {
     advance(60_000);
     await tick();
     await settle(id, 1);
-    const res = await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { cron_expression: '0 12 * * *', timezone: 'Europe/Berlin' } });
+    const res = await t.request('PUT', `/v1/scheduled-tasks/${id}`, {
+      body: { cron_expression: '0 12 * * *', timezone: 'Europe/Berlin' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.next_execution_at, '2026-11-23T11:00:00.000Z');
     assert.equal(res.json().data.name, 'task');
@@ -252,12 +311,38 @@ describe('scheduled tasks on a deployment without Chromium', () => {
   it('refuses at creation and update what the scrape or crawl would refuse, under task_payload', async () => {
     const base = { name: 'x', cron_expression: '* * * * *' };
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', engine: 'playwright' } }, 'task_payload.engine'],
-      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['markdown', 'screenshot'] } }, 'task_payload.formats.1'],
-      [{ ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['json'] } }, 'task_payload.formats.0'],
-      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', engine: 'puppeteer' } }, 'task_payload.engine'],
-      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { scrape_options: { wait_for: 100 } } } }, 'task_payload.options.wait_for'],
-      [{ ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { template_id: 'tpl' } } }, 'task_payload.options.template_id'],
+      [
+        { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', engine: 'playwright' } },
+        'task_payload.engine',
+      ],
+      [
+        {
+          ...base,
+          task_type: 'scrape',
+          task_payload: { url: 'https://example.com', formats: ['markdown', 'screenshot'] },
+        },
+        'task_payload.formats.1',
+      ],
+      [
+        { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['json'] } },
+        'task_payload.formats.0',
+      ],
+      [
+        { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', engine: 'puppeteer' } },
+        'task_payload.engine',
+      ],
+      [
+        {
+          ...base,
+          task_type: 'crawl',
+          task_payload: { url: 'https://example.com', options: { scrape_options: { wait_for: 100 } } },
+        },
+        'task_payload.options.wait_for',
+      ],
+      [
+        { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { template_id: 'tpl' } } },
+        'task_payload.options.template_id',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await t.request('POST', '/v1/scheduled-tasks', { body });
@@ -268,10 +353,14 @@ describe('scheduled tasks on a deployment without Chromium', () => {
         `${field}: ${res.body.slice(0, 400)}`,
       );
     }
-    const created = await t.request('POST', '/v1/scheduled-tasks', { body: { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com' } } });
+    const created = await t.request('POST', '/v1/scheduled-tasks', {
+      body: { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com' } },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().data.task_id as string;
-    const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, { body: { task_payload: { url: 'https://example.com', engine: 'puppeteer' } } });
+    const updated = await t.request('PUT', `/v1/scheduled-tasks/${id}`, {
+      body: { task_payload: { url: 'https://example.com', engine: 'puppeteer' } },
+    });
     assert.equal(updated.statusCode, 400, updated.body);
     assert.match(updated.json().data.issues[0].message, /apt-get install -y chromium/);
   });

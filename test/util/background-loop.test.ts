@@ -1,4 +1,5 @@
-// The background loop helper with real (short) timers: wakes are not lost, stop() never waits out a sleep, failures back off.
+// The background loop helper with real (short) timers: wakes are not lost, stop() never waits out a sleep, failures
+// back off.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -39,7 +40,8 @@ afterEach(async () => {
   await Promise.all(loops.splice(0).map((loop) => loop.stop()));
 });
 
-const unreachable = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+const unreachable = (): Error =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
 describe('BackgroundLoop', () => {
   it('a wake during a sleep ends it', async () => {
@@ -141,7 +143,9 @@ describe('BackgroundLoop', () => {
     await loop.stop();
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     // 20, 40, 80, 160 ms: timers fire no earlier than asked.
-    [20, 40, 80, 160].forEach((want, i) => assert.ok((gaps[i] as number) >= want - 2, `wait ${i + 1} was ${gaps[i]} ms, want ${want}`));
+    [20, 40, 80, 160].forEach((want, i) =>
+      assert.ok((gaps[i] as number) >= want - 2, `wait ${i + 1} was ${gaps[i]} ms, want ${want}`),
+    );
     assert.equal(lines.filter((l) => /test loop: the database is unreachable/.test(l.msg)).length, 1);
     assert.equal(lines.filter((l) => /test loop: the database is back/.test(l.msg)).length, 1);
     assert.equal(lines.length, 2);
@@ -161,10 +165,16 @@ describe('BackgroundLoop', () => {
     });
     await until(() => times.length === 4, 3000);
     await loop.stop();
-    assert.ok((times[3] as number) - (times[2] as number) >= 18, 'the second failure in the streak waits twice the base');
+    assert.ok(
+      (times[3] as number) - (times[2] as number) >= 18,
+      'the second failure in the streak waits twice the base',
+    );
     assert.deepEqual(
       lines.map((l) => l.msg),
-      ['test loop: the database is unreachable; backing off until it is back', 'test loop: the database is back; resuming'],
+      [
+        'test loop: the database is unreachable; backing off until it is back',
+        'test loop: the database is back; resuming',
+      ],
     );
   });
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { LruCache } from '../../src/util/lru.js';
 
-const keys = <V>(cache: LruCache<string, V>, candidates: string[]): string[] => candidates.filter((k) => cache.get(k) !== undefined);
+const keys = <V>(cache: LruCache<string, V>, candidates: string[]): string[] =>
+  candidates.filter((k) => cache.get(k) !== undefined);
 
 it('keeps at most its capacity, dropping the oldest entry first', () => {
   const cache = new LruCache<string, number>(3);

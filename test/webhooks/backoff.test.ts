@@ -1,4 +1,5 @@
-// The delivery retry schedule as a table: the example of docs/webhooks.md (attempts at 0, 1, 3 and 7 minutes) and the edges.
+// The delivery retry schedule as a table: the example of docs/webhooks.md (attempts at 0, 1, 3 and 7 minutes) and the
+// edges.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { hasRetryLeft, nextRetryDelayMs } from '../../src/webhooks/backoff.js';
@@ -19,7 +20,11 @@ it('follows multiplier^(n-1) minutes up to max_retries', () => {
     [2, 5, 1.5, 1.5 * MIN],
   ];
   for (const [attempt, maxRetries, multiplier, expected] of table) {
-    assert.equal(nextRetryDelayMs(attempt, { maxRetries, multiplier, unitMs: MIN }), expected, `attempt ${attempt}, max ${maxRetries}, x${multiplier}`);
+    assert.equal(
+      nextRetryDelayMs(attempt, { maxRetries, multiplier, unitMs: MIN }),
+      expected,
+      `attempt ${attempt}, max ${maxRetries}, x${multiplier}`,
+    );
   }
 });
 
@@ -44,5 +49,6 @@ it('allows 1 + max_retries attempts in all, however an attempt ended', () => {
     [10, 10, true],
     [11, 10, false],
   ];
-  for (const [attempt, maxRetries, expected] of table) assert.equal(hasRetryLeft(attempt, maxRetries), expected, `attempt ${attempt}, max ${maxRetries}`);
+  for (const [attempt, maxRetries, expected] of table)
+    assert.equal(hasRetryLeft(attempt, maxRetries), expected, `attempt ${attempt}, max ${maxRetries}`);
 });

@@ -1,4 +1,5 @@
-// Delivery claims on SQLite and PostgreSQL: groups at their limit are left out in SQL, owners share a claim, attempts count from their start.
+// Delivery claims on SQLite and PostgreSQL: groups at their limit are left out in SQL, owners share a claim, attempts
+// count from their start.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -36,18 +37,40 @@ for (const make of allDatabases()) {
         ownerId: owner,
         secret: 'whsec_dGVzdA==',
         now: NOW,
-        fields: { name: 'x', description: null, webhookUrl: url, eventTypes: ['scrape.completed'], scope: 'all', specificTaskIds: null, timeoutSeconds: 10, maxRetries: 3, retryBackoffMultiplier: 2, customHeaders: null, tags: null, metadata: null },
+        fields: {
+          name: 'x',
+          description: null,
+          webhookUrl: url,
+          eventTypes: ['scrape.completed'],
+          scope: 'all',
+          specificTaskIds: null,
+          timeoutSeconds: 10,
+          maxRetries: 3,
+          retryBackoffMultiplier: 2,
+          customHeaders: null,
+          tags: null,
+          metadata: null,
+        },
       });
       return (await subscriptions.find(owner, id)) as Subscription;
     }
     async function queue(sub: Subscription, n: number, at = NOW): Promise<void> {
-      for (let i = 0; i < n; i++) await deliveries.insertDirect({ sub, eventType: 'webhook.test', body: '{}', now: at });
+      for (let i = 0; i < n; i++)
+        await deliveries.insertDirect({ sub, eventType: 'webhook.test', body: '{}', now: at });
     }
     const claim = (max: number, slots: DeliverySlots, extra: Partial<ClaimInput> = {}) =>
-      deliveries.claim({ owner: 'sender', now: NOW, leaseMs: 60_000, max, full: slots.full(), choose: (due, m) => slots.choose(due, m), ...extra });
+      deliveries.claim({
+        owner: 'sender',
+        now: NOW,
+        leaseMs: 60_000,
+        max,
+        full: slots.full(),
+        choose: (due, m) => slots.choose(due, m),
+        ...extra,
+      });
     const clear = () => db.kysely.deleteFrom('webhook_deliveries').execute();
 
-    it("leaves full owners and receivers out in SQL: a newer delivery of another key is found behind a long backlog", async () => {
+    it('leaves full owners and receivers out in SQL: a newer delivery of another key is found behind a long backlog', async () => {
       await clear();
       const big = await subscription('owner-a', 'https://slow.example/hook');
       const small = await subscription('owner-b', 'https://fast.example/hook');
@@ -58,11 +81,19 @@ for (const make of allDatabases()) {
         [{ total: 64, perSubscription: 64, perOwner: 64, perReceiver: 4 }, 'receiver'],
       ] as const) {
         const slots = new DeliverySlots(limits);
-        for (let i = 0; i < 4; i++) slots.take({ subscription_id: big.id, owner_id: 'owner-a', receiver: 'https://slow.example' });
+        for (let i = 0; i < 4; i++)
+          slots.take({ subscription_id: big.id, owner_id: 'owner-a', receiver: 'https://slow.example' });
         // A window of 2 rows (max 1) would hold only owner-a's old backlog without the SQL filter.
         const claimed = await claim(1, slots);
-        assert.deepEqual(claimed.map((c) => c.subscription.ownerId), ['owner-b'], `with a full ${holder}`);
-        await db.kysely.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null, attempt_number: 0 }).execute();
+        assert.deepEqual(
+          claimed.map((c) => c.subscription.ownerId),
+          ['owner-b'],
+          `with a full ${holder}`,
+        );
+        await db.kysely
+          .updateTable('webhook_deliveries')
+          .set({ lease_owner: null, lease_until: null, attempt_number: 0 })
+          .execute();
       }
     });
 
@@ -80,7 +111,11 @@ for (const make of allDatabases()) {
       assert.deepEqual(claimed.map((c) => c.subscription.ownerId).sort(), ['owner-a', 'owner-b']);
       for (const c of claimed) {
         assert.equal(c.delivery.attempt_number, 1);
-        const row = await db.kysely.selectFrom('webhook_deliveries').selectAll().where('id', '=', c.delivery.id).executeTakeFirstOrThrow();
+        const row = await db.kysely
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('id', '=', c.delivery.id)
+          .executeTakeFirstOrThrow();
         assert.equal(row.attempt_number, 1, 'stored at the claim');
         assert.equal(row.attempt_started_at, NOW);
         assert.equal(row.receiver, c.subscription.ownerId === 'owner-a' ? 'https://a.example' : 'https://b.example');

@@ -6,7 +6,13 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, afterEach, describe, it } from 'node:test';
 import type { ResolvedAddress, Resolver } from '../../src/net/address-guard.js';
-import { type AttemptOutcome, RESPONSE_BODY_CAP, type SendRequest, sendWebhook, validateWebhookUrl } from '../../src/webhooks/sender.js';
+import {
+  type AttemptOutcome,
+  RESPONSE_BODY_CAP,
+  type SendRequest,
+  sendWebhook,
+  validateWebhookUrl,
+} from '../../src/webhooks/sender.js';
 import { closeWebhookAgents } from '../../src/webhooks/send/agents.js';
 import { describeNetworkError } from '../../src/webhooks/send/errors.js';
 import { type Receiver, startReceiver } from '../fixtures/webhook-receiver.js';
@@ -39,7 +45,8 @@ function send(url: string, extra: Partial<SendRequest> = {}): Promise<AttemptOut
 }
 
 function resolverTo(...addresses: string[]): Resolver {
-  return async (): Promise<ResolvedAddress[]> => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  return async (): Promise<ResolvedAddress[]> =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 }
 
 /** A port nothing listens on: bound, then released. */
@@ -61,7 +68,12 @@ describe('sendWebhook: answers', () => {
   it('POSTs the exact bytes and headers, and a 2xx is delivered with the response body', async () => {
     const r = await receiver();
     const outcome = await send(`${r.url}/hooks/in?x=1`, {
-      headers: { 'content-type': 'application/json', 'x-webhook-event': 'scrape.completed', 'x-custom': 'yes', authorization: 'Bearer t' },
+      headers: {
+        'content-type': 'application/json',
+        'x-webhook-event': 'scrape.completed',
+        'x-custom': 'yes',
+        authorization: 'Bearer t',
+      },
     });
     assert.equal(outcome.kind, 'delivered');
     assert.ok(outcome.kind === 'delivered');
@@ -95,7 +107,10 @@ describe('sendWebhook: answers', () => {
   it('rejects a 4xx without an error to retry', async () => {
     const r = await receiver(undefined, 'status:404');
     const outcome = await send(r.url);
-    assert.deepEqual({ ...outcome, durationMs: 0 }, { kind: 'rejected', statusCode: 404, durationMs: 0, responseBody: 'status 404' });
+    assert.deepEqual(
+      { ...outcome, durationMs: 0 },
+      { kind: 'rejected', statusCode: 404, durationMs: 0, responseBody: 'status 404' },
+    );
     assertDuration(outcome);
   });
 
@@ -132,7 +147,11 @@ describe('sendWebhook: answers', () => {
     const outcome = await send(r.url);
     assert.equal(outcome.kind, 'rejected');
     assert.ok(outcome.kind === 'rejected');
-    assert.equal(outcome.responseBody, 'a'.repeat(RESPONSE_BODY_CAP - 1), 'the half of é past the cap is dropped, not turned into U+FFFD');
+    assert.equal(
+      outcome.responseBody,
+      'a'.repeat(RESPONSE_BODY_CAP - 1),
+      'the half of é past the cap is dropped, not turned into U+FFFD',
+    );
   });
 
   it('cuts a huge response body instead of reading it all', async () => {
@@ -257,9 +276,11 @@ describe('sendWebhook: network errors', () => {
   });
 
   it('passes a temporary DNS failure through as EAI_AGAIN', async () => {
-    const failing = (code: string): Resolver => async () => {
-      throw Object.assign(new Error(`getaddrinfo ${code} hooks.example.com`), { code });
-    };
+    const failing =
+      (code: string): Resolver =>
+      async () => {
+        throw Object.assign(new Error(`getaddrinfo ${code} hooks.example.com`), { code });
+      };
     const again = await send('http://hooks.example.com/', { resolve: failing('EAI_AGAIN') });
     assert.ok(again.kind === 'retryable');
     assert.equal(again.errorCode, 'EAI_AGAIN');
@@ -300,7 +321,10 @@ describe('sendWebhook: network errors', () => {
 describe('sendWebhook: private addresses', () => {
   it('blocks a name resolving to 127.0.0.1, and the receiver gets nothing', async () => {
     const r = await receiver();
-    const outcome = await send(`http://hooks.example.com:${r.port}/hook`, { allowPrivateAddresses: false, resolve: resolverTo('127.0.0.1') });
+    const outcome = await send(`http://hooks.example.com:${r.port}/hook`, {
+      allowPrivateAddresses: false,
+      resolve: resolverTo('127.0.0.1'),
+    });
     assert.equal(outcome.kind, 'blocked');
     assert.ok(outcome.kind === 'blocked');
     assert.equal(outcome.errorCode, 'BLOCKED_ADDRESS');
@@ -311,7 +335,10 @@ describe('sendWebhook: private addresses', () => {
   });
 
   it('blocks a name when ANY of its addresses is private (DNS rebinding)', async () => {
-    const outcome = await send('http://hooks.example.com/hook', { allowPrivateAddresses: false, resolve: resolverTo('93.184.216.34', '10.0.0.5') });
+    const outcome = await send('http://hooks.example.com/hook', {
+      allowPrivateAddresses: false,
+      resolve: resolverTo('93.184.216.34', '10.0.0.5'),
+    });
     assert.equal(outcome.kind, 'blocked');
   });
 
@@ -404,14 +431,29 @@ describe('describeNetworkError', () => {
 
 describe('validateWebhookUrl', () => {
   it('accepts public http(s) URLs', () => {
-    for (const url of ['https://hooks.example.com/in', 'http://example.com:8080/a?b=c', 'https://93.184.216.34/hook', 'https://[2606:4700::1111]/x', 'https://localhost-hooks.example.com/']) {
+    for (const url of [
+      'https://hooks.example.com/in',
+      'http://example.com:8080/a?b=c',
+      'https://93.184.216.34/hook',
+      'https://[2606:4700::1111]/x',
+      'https://localhost-hooks.example.com/',
+    ]) {
       assert.deepEqual(validateWebhookUrl(url, false), { ok: true }, url);
     }
   });
 
   it('refuses other schemes, credentials and junk, whatever ALLOW_LOCAL_WEBHOOKS says', () => {
     for (const allow of [false, true]) {
-      for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pass@example.com/', 'https://token@example.com/', 'not a url', '', 'http://']) {
+      for (const url of [
+        'ftp://example.com/',
+        'file:///etc/passwd',
+        'javascript:alert(1)',
+        'https://user:pass@example.com/',
+        'https://token@example.com/',
+        'not a url',
+        '',
+        'http://',
+      ]) {
         const verdict = validateWebhookUrl(url, allow);
         assert.equal(verdict.ok, false, `${url} (allow ${allow})`);
         assert.ok(!verdict.ok && verdict.message.length > 0);

@@ -40,7 +40,15 @@ describe('generateWebhookSecret', () => {
     const secret = generateWebhookSecret();
     const body = '{"event":"webhook.test"}';
     assert.ok(verifyServiceSignature(secret, body, serviceSignature(secret, body)));
-    assert.ok(verifyStandardWebhooksSignature(secret, 'msg_1', 1700000000, body, standardWebhooksSignature(secret, 'msg_1', 1700000000, body)));
+    assert.ok(
+      verifyStandardWebhooksSignature(
+        secret,
+        'msg_1',
+        1700000000,
+        body,
+        standardWebhooksSignature(secret, 'msg_1', 1700000000, body),
+      ),
+    );
   });
 });
 
@@ -59,7 +67,9 @@ describe('serviceSignature (X-Service-Signature)', () => {
 
   it('verifies the vector and accepts uppercase hex and surrounding whitespace', () => {
     assert.ok(verifyServiceSignature(GITHUB.secret, GITHUB.payload, GITHUB.signature));
-    assert.ok(verifyServiceSignature(GITHUB.secret, GITHUB.payload, `sha256=${GITHUB.signature.slice(7).toUpperCase()}`));
+    assert.ok(
+      verifyServiceSignature(GITHUB.secret, GITHUB.payload, `sha256=${GITHUB.signature.slice(7).toUpperCase()}`),
+    );
     assert.ok(verifyServiceSignature(GITHUB.secret, GITHUB.payload, ` ${GITHUB.signature} `));
   });
 
@@ -85,8 +95,14 @@ describe('serviceSignature (X-Service-Signature)', () => {
 
 describe('standardWebhooksSignature (webhook-signature)', () => {
   it('matches the Standard Webhooks specification example', () => {
-    assert.equal(standardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, STANDARD.body), STANDARD.signature);
-    assert.equal(standardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, Buffer.from(STANDARD.body)), STANDARD.signature);
+    assert.equal(
+      standardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, STANDARD.body),
+      STANDARD.signature,
+    );
+    assert.equal(
+      standardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, Buffer.from(STANDARD.body)),
+      STANDARD.signature,
+    );
   });
 
   it('takes a secret without its whsec_ prefix as the same key, and refuses one that is not base64', () => {
@@ -113,7 +129,17 @@ describe('standardWebhooksSignature (webhook-signature)', () => {
     assert.equal(verifyStandardWebhooksSignature(generateWebhookSecret(), id, timestamp, body, signature), false);
     assert.equal(verifyStandardWebhooksSignature('whsec_***', id, timestamp, body, signature), false);
     const b64 = signature.slice('v1,'.length);
-    for (const header of ['', b64, `v1${b64}`, `v2,${b64}`, `v1,${b64.slice(0, -4)}`, `v1,${b64}AAAA`, 'v1,', 'v1,!!!!', `V1,${b64}`]) {
+    for (const header of [
+      '',
+      b64,
+      `v1${b64}`,
+      `v2,${b64}`,
+      `v1,${b64.slice(0, -4)}`,
+      `v1,${b64}AAAA`,
+      'v1,',
+      'v1,!!!!',
+      `V1,${b64}`,
+    ]) {
       assert.equal(verifyStandardWebhooksSignature(secret, id, timestamp, body, header), false, header);
     }
   });
@@ -128,14 +154,25 @@ describe('verification is constant-time', () => {
     try {
       assert.ok(verifyServiceSignature(GITHUB.secret, GITHUB.payload, GITHUB.signature));
       assert.equal(verifyServiceSignature(GITHUB.secret, 'tampered', GITHUB.signature), false);
-      assert.ok(verifyStandardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, STANDARD.body, STANDARD.signature));
+      assert.ok(
+        verifyStandardWebhooksSignature(
+          STANDARD.secret,
+          STANDARD.id,
+          STANDARD.timestamp,
+          STANDARD.body,
+          STANDARD.signature,
+        ),
+      );
       assert.equal(spy.mock.callCount(), 3);
       for (const call of spy.mock.calls) {
         const [a, b] = call.arguments as [Buffer, Buffer];
         assert.equal(a.length, b.length);
       }
       // A short signature is refused by the length check without reaching timingSafeEqual (which would throw).
-      assert.equal(verifyStandardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, STANDARD.body, 'v1,AAAA'), false);
+      assert.equal(
+        verifyStandardWebhooksSignature(STANDARD.secret, STANDARD.id, STANDARD.timestamp, STANDARD.body, 'v1,AAAA'),
+        false,
+      );
       assert.equal(spy.mock.callCount(), 3);
     } finally {
       spy.mock.restore();

@@ -3,26 +3,48 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DeliverySlots, receiverOf, type SlotKey } from '../../src/webhooks/slots.js';
 
-const d = (owner: string, sub: string, receiver: string, n = 0): SlotKey & { n: number } => ({ owner_id: owner, subscription_id: sub, receiver, n });
+const d = (owner: string, sub: string, receiver: string, n = 0): SlotKey & { n: number } => ({
+  owner_id: owner,
+  subscription_id: sub,
+  receiver,
+  n,
+});
 const limits = { total: 8, perSubscription: 4, perOwner: 4, perReceiver: 2 };
 
 describe('DeliverySlots', () => {
   it('serves owners in turn: an old backlog of one owner does not take every chosen slot', () => {
     const slots = new DeliverySlots({ ...limits, perReceiver: 8 });
-    const due = [...Array.from({ length: 6 }, (_, i) => d('a', `a${i}`, `r${i}`, i)), d('b', 'b0', 'rb'), d('c', 'c0', 'rc')];
+    const due = [
+      ...Array.from({ length: 6 }, (_, i) => d('a', `a${i}`, `r${i}`, i)),
+      d('b', 'b0', 'rb'),
+      d('c', 'c0', 'rc'),
+    ];
     const chosen = slots.choose(due, 3);
-    assert.deepEqual(chosen.map((x) => x.owner_id), ['a', 'b', 'c']);
+    assert.deepEqual(
+      chosen.map((x) => x.owner_id),
+      ['a', 'b', 'c'],
+    );
     assert.equal(chosen[0]?.n, 0, 'oldest first within an owner');
   });
 
   it('never chooses beyond a limit, counting what is in flight and what it chose', () => {
     const slots = new DeliverySlots(limits);
     slots.take(d('a', 's1', 'slow'));
-    const due = [d('a', 's1', 'slow'), d('a', 's2', 'slow'), d('a', 's3', 'fast'), d('a', 's3', 'fast'), d('a', 's4', 'other'), d('b', 't1', 'slow')];
+    const due = [
+      d('a', 's1', 'slow'),
+      d('a', 's2', 'slow'),
+      d('a', 's3', 'fast'),
+      d('a', 's3', 'fast'),
+      d('a', 's4', 'other'),
+      d('b', 't1', 'slow'),
+    ];
     const chosen = slots.choose(due, 8);
     // 'slow' has room for one more (receiver limit 2): a's first takes it, so neither a's s2 nor
     // b's delivery fits; owner a has room for three (limit 4), so s4 is left once s3 took two.
-    assert.deepEqual(chosen.map((x) => `${x.owner_id}/${x.subscription_id}/${x.receiver}`), ['a/s1/slow', 'a/s3/fast', 'a/s3/fast']);
+    assert.deepEqual(
+      chosen.map((x) => `${x.owner_id}/${x.subscription_id}/${x.receiver}`),
+      ['a/s1/slow', 'a/s3/fast', 'a/s3/fast'],
+    );
   });
 
   it('stops at the free slots', () => {

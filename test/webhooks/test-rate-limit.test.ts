@@ -1,4 +1,5 @@
-// The rate limit of test deliveries: per subscription and per key over a sliding minute, with the wait until the next one fits.
+// The rate limit of test deliveries: per subscription and per key over a sliding minute, with the wait until the next
+// one fits.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { RateLimitedError } from '../../src/domain/errors.js';
@@ -9,7 +10,10 @@ const T0 = 1_000_000;
 
 it('allows perSubscription tests of one subscription per window, then says when the next fits', () => {
   const limit = new TestRateLimit({ perSubscription: 3, perOwner: 100 });
-  assert.deepEqual([T0, T0 + 10_000, T0 + 20_000].map((now) => limit.take('k', 's', now).ok), [true, true, true]);
+  assert.deepEqual(
+    [T0, T0 + 10_000, T0 + 20_000].map((now) => limit.take('k', 's', now).ok),
+    [true, true, true],
+  );
   assert.deepEqual(limit.take('k', 's', T0 + 30_000), { ok: false, retryAfterMs: 30_000, limit: 'subscription' });
   // A refused test is not counted: the first slot frees at T0 + 60 s.
   assert.equal(limit.take('k', 's', T0 + 59_999).ok, false);

@@ -21,7 +21,9 @@ after(async () => {
 });
 
 it('delivers an event within a second although the dispatcher polls once a minute', async () => {
-  const res = await t.request('POST', '/v1/webhooks', { body: { name: 'wake', webhook_url: receiver.url, event_types: ['scrape.completed'] } });
+  const res = await t.request('POST', '/v1/webhooks', {
+    body: { name: 'wake', webhook_url: receiver.url, event_types: ['scrape.completed'] },
+  });
   assert.equal(res.statusCode, 201);
   // Let the dispatcher's loops reach their (one-minute) sleep first.
   await new Promise((r) => setTimeout(r, 100));

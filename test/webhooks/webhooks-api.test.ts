@@ -1,4 +1,5 @@
-// Webhook subscriptions through the API: CRUD, validation, catalogue, isolation, and real deliveries to local receivers.
+// Webhook subscriptions through the API: CRUD, validation, catalogue, isolation, and real deliveries to local
+// receivers.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +16,9 @@ describe('webhooks API', () => {
   const receivers: Receiver[] = [];
   before(async () => {
     site = await startSiteServer();
-    t = await startTestApp({ env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_RETRY_UNIT_MS: '40', WEBHOOK_POLL_MS: '10' } });
+    t = await startTestApp({
+      env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_RETRY_UNIT_MS: '40', WEBHOOK_POLL_MS: '10' },
+    });
   });
   after(async () => {
     await t.close();
@@ -28,13 +31,24 @@ describe('webhooks API', () => {
     receivers.push(r);
     return r;
   }
-  async function subscribe(body: Record<string, unknown>, key?: string): Promise<{ webhook_id: string; secret: string }> {
-    const res = await t.request('POST', '/v1/webhooks', { body: { name: 'hook', event_types: ['scrape.completed'], ...body }, ...(key ? { key } : {}) });
+  async function subscribe(
+    body: Record<string, unknown>,
+    key?: string,
+  ): Promise<{ webhook_id: string; secret: string }> {
+    const res = await t.request('POST', '/v1/webhooks', {
+      body: { name: 'hook', event_types: ['scrape.completed'], ...body },
+      ...(key ? { key } : {}),
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().data;
   }
-  const scrape = (key?: string) => t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html`, max_age: 0 }, ...(key ? { key } : {}) });
-  const deliveries = async (id: string, query = '') => (await t.request('GET', `/v1/webhooks/${id}/deliveries${query}`)).json();
+  const scrape = (key?: string) =>
+    t.request('POST', '/v1/scrape', {
+      body: { url: `${site.url}/pages/article.html`, max_age: 0 },
+      ...(key ? { key } : {}),
+    });
+  const deliveries = async (id: string, query = '') =>
+    (await t.request('GET', `/v1/webhooks/${id}/deliveries${query}`)).json();
 
   it('creates a subscription with defaults and shows its secret only once', async () => {
     const r = await receiver();
@@ -49,11 +63,26 @@ describe('webhooks API', () => {
     assert.equal(one.scope, 'all');
     assert.equal(one.is_active, true);
     const list = await t.request('GET', '/v1/webhooks');
-    assert.ok(!list.body.includes(created.secret) && !JSON.stringify(one).includes(created.secret), 'the secret never shows again');
+    assert.ok(
+      !list.body.includes(created.secret) && !JSON.stringify(one).includes(created.secret),
+      'the secret never shows again',
+    );
     const item = list.json().data.find((w: { uuid: string }) => w.uuid === created.webhook_id);
     assert.deepEqual(Object.keys(item).sort(), [
-      'consecutive_failures', 'created_at', 'event_types', 'failed_deliveries', 'is_active', 'last_failure_at', 'last_success_at',
-      'name', 'scope', 'successful_deliveries', 'total_deliveries', 'uuid', 'webhook_secret', 'webhook_url',
+      'consecutive_failures',
+      'created_at',
+      'event_types',
+      'failed_deliveries',
+      'is_active',
+      'last_failure_at',
+      'last_success_at',
+      'name',
+      'scope',
+      'successful_deliveries',
+      'total_deliveries',
+      'uuid',
+      'webhook_secret',
+      'webhook_url',
     ]);
   });
 
@@ -63,28 +92,80 @@ describe('webhooks API', () => {
       [{ name: '', webhook_url: url, event_types: ['scrape.completed'] }, 'name', 'too_small'],
       [{ name: 'x', webhook_url: url, event_types: ['scrape.done'] }, 'event_types.0', 'custom'],
       [{ name: 'x', webhook_url: url, event_types: [] }, 'event_types', 'too_small'],
-      [{ name: 'x', webhook_url: url, event_types: ['task.executed'], scope: 'specific' }, 'specific_task_ids', 'custom'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 0 }, 'timeout_seconds', 'too_small'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 61 }, 'timeout_seconds', 'too_big'],
+      [
+        { name: 'x', webhook_url: url, event_types: ['task.executed'], scope: 'specific' },
+        'specific_task_ids',
+        'custom',
+      ],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 0 },
+        'timeout_seconds',
+        'too_small',
+      ],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], timeout_seconds: 61 },
+        'timeout_seconds',
+        'too_big',
+      ],
       [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], max_retries: 11 }, 'max_retries', 'too_big'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], retry_backoff_multiplier: 0.5 }, 'retry_backoff_multiplier', 'too_small'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: { 'X-Webhook-Event': 'x' } }, 'custom_headers.X-Webhook-Event', 'custom'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: { 'bad name': 'x' } }, 'custom_headers.bad name', 'custom'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: { 'X-Ok': 'a\r\nInjected: 1' } }, 'custom_headers.X-Ok', 'custom'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) }, 'custom_headers', 'too_big'],
-      [{ name: 'x', webhook_url: url, event_types: ['scrape.completed'], secret: 'mine' }, 'secret', 'unrecognized_keys'],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], retry_backoff_multiplier: 0.5 },
+        'retry_backoff_multiplier',
+        'too_small',
+      ],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: { 'X-Webhook-Event': 'x' } },
+        'custom_headers.X-Webhook-Event',
+        'custom',
+      ],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], custom_headers: { 'bad name': 'x' } },
+        'custom_headers.bad name',
+        'custom',
+      ],
+      [
+        {
+          name: 'x',
+          webhook_url: url,
+          event_types: ['scrape.completed'],
+          custom_headers: { 'X-Ok': 'a\r\nInjected: 1' },
+        },
+        'custom_headers.X-Ok',
+        'custom',
+      ],
+      [
+        {
+          name: 'x',
+          webhook_url: url,
+          event_types: ['scrape.completed'],
+          custom_headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])),
+        },
+        'custom_headers',
+        'too_big',
+      ],
+      [
+        { name: 'x', webhook_url: url, event_types: ['scrape.completed'], secret: 'mine' },
+        'secret',
+        'unrecognized_keys',
+      ],
       [{ name: 'x', webhook_url: 'ftp://example.com/', event_types: ['scrape.completed'] }, 'webhook_url', 'custom'],
       [{ name: 'x', event_types: ['scrape.completed'] }, 'webhook_url', 'invalid_type'],
     ];
     for (const [body, field, code] of cases) {
       const res = await t.request('POST', '/v1/webhooks', { body });
       assert.equal(res.statusCode, 400, JSON.stringify(body));
-      assert.ok(res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code), `${JSON.stringify(body)} -> ${res.body}`);
+      assert.ok(
+        res.json().data.issues.some((i: { field: string; code: string }) => i.field === field && i.code === code),
+        `${JSON.stringify(body)} -> ${res.body}`,
+      );
     }
   });
 
   it('updates any subset, keeps the secret, and answers with the whole subscription', async () => {
-    const { webhook_id } = await subscribe({ webhook_url: 'http://127.0.0.1:9/hook', custom_headers: { Authorization: 'Bearer receiver-token' } });
+    const { webhook_id } = await subscribe({
+      webhook_url: 'http://127.0.0.1:9/hook',
+      custom_headers: { Authorization: 'Bearer receiver-token' },
+    });
     const before = (await t.request('GET', `/v1/webhooks/${webhook_id}`)).json().data;
     assert.deepEqual(before.custom_headers, { Authorization: '***hidden***' }, 'header values may be credentials');
     await new Promise((r) => setTimeout(r, 5));
@@ -103,17 +184,35 @@ describe('webhooks API', () => {
   it('activates, deactivates, deletes, and answers 400/404 for bad, unknown or foreign ids', async () => {
     const { webhook_id } = await subscribe({ webhook_url: 'http://127.0.0.1:9/hook' });
     const off = await t.request('PUT', `/v1/webhooks/${webhook_id}/deactivate`);
-    assert.deepEqual(off.json(), { success: true, message: 'Webhook subscription deactivated', data: { uuid: webhook_id, is_active: false } });
+    assert.deepEqual(off.json(), {
+      success: true,
+      message: 'Webhook subscription deactivated',
+      data: { uuid: webhook_id, is_active: false },
+    });
     const on = await t.request('PUT', `/v1/webhooks/${webhook_id}/activate`);
     assert.equal(on.json().data.is_active, true);
-    const foreignCalls: Array<[string, string, unknown]> = [['GET', '', undefined], ['PUT', '', { name: 'mine now' }], ['PUT', '/activate', undefined], ['DELETE', '', undefined], ['POST', '/test', undefined], ['GET', '/deliveries', undefined]];
+    const foreignCalls: Array<[string, string, unknown]> = [
+      ['GET', '', undefined],
+      ['PUT', '', { name: 'mine now' }],
+      ['PUT', '/activate', undefined],
+      ['DELETE', '', undefined],
+      ['POST', '/test', undefined],
+      ['GET', '/deliveries', undefined],
+    ];
     for (const [method, path, body] of foreignCalls) {
-      const foreign = await t.request(method, `/v1/webhooks/${webhook_id}${path}`, { key: OTHER_KEY, ...(body ? { body } : {}) });
+      const foreign = await t.request(method, `/v1/webhooks/${webhook_id}${path}`, {
+        key: OTHER_KEY,
+        ...(body ? { body } : {}),
+      });
       assert.equal(foreign.statusCode, 404, `${method} ${path} by another key`);
       assert.deepEqual(foreign.json(), { success: false, error: 'Not found', message: 'Webhook not found' });
     }
     const bad = await t.request('GET', '/v1/webhooks/nope');
-    assert.deepEqual(bad.json(), { success: false, error: 'Invalid webhook ID', message: 'Webhook ID must be a valid UUID' });
+    assert.deepEqual(bad.json(), {
+      success: false,
+      error: 'Invalid webhook ID',
+      message: 'Webhook ID must be a valid UUID',
+    });
     const del = await t.request('DELETE', `/v1/webhooks/${webhook_id}`);
     assert.deepEqual(del.json(), { success: true, message: 'Webhook subscription deleted' });
     assert.equal((await t.request('GET', `/v1/webhooks/${webhook_id}`)).statusCode, 404);
@@ -125,15 +224,30 @@ describe('webhooks API', () => {
     const data = res.json().data;
     assert.ok(data.event_types.includes('crawl.completed'));
     assert.ok(data.event_types.includes('webhook.test'));
-    assert.deepEqual(Object.keys(data.categories).sort(), ['crawl', 'map', 'monitor', 'scheduled_tasks', 'scrape', 'search', 'webhook']);
+    assert.deepEqual(Object.keys(data.categories).sort(), [
+      'crawl',
+      'map',
+      'monitor',
+      'scheduled_tasks',
+      'scrape',
+      'search',
+      'webhook',
+    ]);
     assert.deepEqual(data.categories.scheduled_tasks, ['task.executed', 'task.failed', 'task.paused', 'task.resumed']);
     assert.equal(data.events.length, data.event_types.length);
-    assert.ok(data.events.every((e: { name: string; category: string; description: string }) => e.name && e.category && e.description));
+    assert.ok(
+      data.events.every(
+        (e: { name: string; category: string; description: string }) => e.name && e.category && e.description,
+      ),
+    );
   });
 
   it('delivers an event signed, with the interface headers, and records it', async () => {
     const r = await receiver();
-    const { webhook_id, secret } = await subscribe({ webhook_url: `${r.url}/hook`, custom_headers: { 'X-Custom': 'yes' } });
+    const { webhook_id, secret } = await subscribe({
+      webhook_url: `${r.url}/hook`,
+      custom_headers: { 'X-Custom': 'yes' },
+    });
     const job = (await scrape()).json().data.job_id;
     const [req] = await r.waitFor(1);
     assert.ok(req);
@@ -191,7 +305,10 @@ describe('webhooks API', () => {
     const ids = new Set(r.requests.map((q) => q.headers['x-webhook-delivery-id']));
     assert.equal(ids.size, 1, 'the same delivery id on every retry');
     const one = (await t.request('GET', `/v1/webhooks/${webhook_id}/deliveries/${failed.uuid}`)).json().data;
-    assert.deepEqual(one.attempts.map((a: { response_status: number }) => a.response_status), [500, 500, 500]);
+    assert.deepEqual(
+      one.attempts.map((a: { response_status: number }) => a.response_status),
+      [500, 500, 500],
+    );
     const gaps = [r.requests[1]!.at - r.requests[0]!.at, r.requests[2]!.at - r.requests[1]!.at];
     assert.ok(gaps[0]! >= 35 && gaps[1]! >= 75, `backoff 1 then 2 units of 40 ms: ${gaps}`);
   });
@@ -202,7 +319,9 @@ describe('webhooks API', () => {
       r.setMode(mode);
       const { webhook_id } = await subscribe({ webhook_url: r.url });
       await scrape();
-      const failed = await until(`failed on ${mode}`, async () => (await deliveries(webhook_id)).data.find((d: { status: string }) => d.status === 'failed'));
+      const failed = await until(`failed on ${mode}`, async () =>
+        (await deliveries(webhook_id)).data.find((d: { status: string }) => d.status === 'failed'),
+      );
       assert.equal(failed.attempt_number, 1);
       await new Promise((res) => setTimeout(res, 150));
       assert.equal(r.requests.length, 1, `${mode}: one request, no retry, no redirect followed`);
@@ -219,7 +338,9 @@ describe('webhooks API', () => {
     const [req] = await r.waitFor(1);
     assert.equal(req?.headers['x-webhook-event'], 'webhook.test');
     assert.deepEqual(Object.keys(JSON.parse(req?.body ?? '{}')).sort(), ['message', 'timestamp', 'webhook_id']);
-    await until('test failed', async () => ((await deliveries(webhook_id)).data[0]?.status === 'failed' ? true : undefined));
+    await until('test failed', async () =>
+      (await deliveries(webhook_id)).data[0]?.status === 'failed' ? true : undefined,
+    );
 
     r.setMode('ok');
     const replay = await t.request('POST', `/v1/webhooks/${webhook_id}/deliveries/${testId}/replay`);
@@ -229,10 +350,15 @@ describe('webhooks API', () => {
     assert.notEqual(replayId, testId);
     await r.waitFor(2);
     assert.equal(r.requests[1]?.body, r.requests[0]?.body, 'the same payload');
-    await until('replay delivered', async () => ((await deliveries(webhook_id, '?status=delivered')).data[0]?.uuid === replayId ? true : undefined));
+    await until('replay delivered', async () =>
+      (await deliveries(webhook_id, '?status=delivered')).data[0]?.uuid === replayId ? true : undefined,
+    );
     const again = await t.request('POST', `/v1/webhooks/${webhook_id}/deliveries/${replayId}/replay`);
     assert.equal(again.statusCode, 409);
-    const missing = await t.request('POST', `/v1/webhooks/${webhook_id}/deliveries/00000000-0000-4000-8000-000000000000/replay`);
+    const missing = await t.request(
+      'POST',
+      `/v1/webhooks/${webhook_id}/deliveries/00000000-0000-4000-8000-000000000000/replay`,
+    );
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.json().message, 'Delivery not found');
     const sub = (await t.request('GET', `/v1/webhooks/${webhook_id}`)).json().data;
@@ -269,14 +395,19 @@ describe('webhooks API', () => {
     const started = Date.now();
     for (let i = 0; i < 6; i++) await scrape();
     await fast.waitFor(6, 5000);
-    assert.ok(Date.now() - started < 4000, `fast receiver got all 6 in ${Date.now() - started} ms while the other hangs`);
+    assert.ok(
+      Date.now() - started < 4000,
+      `fast receiver got all 6 in ${Date.now() - started} ms while the other hangs`,
+    );
   });
 
   it('filters, pages and orders the delivery history', async () => {
     const r = await receiver();
     const { webhook_id } = await subscribe({ webhook_url: r.url });
     for (let i = 0; i < 3; i++) await scrape();
-    await until('3 delivered', async () => ((await deliveries(webhook_id, '?status=delivered')).data.length === 3 ? true : undefined));
+    await until('3 delivered', async () =>
+      (await deliveries(webhook_id, '?status=delivered')).data.length === 3 ? true : undefined,
+    );
     const page = await deliveries(webhook_id, '?limit=2&offset=1');
     assert.equal(page.data.length, 2);
     assert.deepEqual(page.meta, { limit: 2, offset: 1, filters: { status: null, from: null, to: null } });
@@ -310,16 +441,32 @@ describe('webhooks address guard', () => {
     const t = await startTestApp();
     try {
       const urls = [
-        'http://127.0.0.1/hook', 'http://localhost/hook', 'http://localhost./hook', 'http://api.localhost/hook', 'http://[::1]/hook',
-        'http://2130706433/hook', 'http://0177.0.0.1/hook', 'http://0x7f.0.0.1/hook', 'http://127.1/hook', 'http://[::ffff:127.0.0.1]/hook',
-        'http://0.0.0.0/hook', 'http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/hook',
+        'http://127.0.0.1/hook',
+        'http://localhost/hook',
+        'http://localhost./hook',
+        'http://api.localhost/hook',
+        'http://[::1]/hook',
+        'http://2130706433/hook',
+        'http://0177.0.0.1/hook',
+        'http://0x7f.0.0.1/hook',
+        'http://127.1/hook',
+        'http://[::ffff:127.0.0.1]/hook',
+        'http://0.0.0.0/hook',
+        'http://10.1.2.3/hook',
+        'http://172.16.0.1/hook',
+        'http://192.168.1.1/hook',
+        'http://169.254.169.254/hook',
       ];
       for (const url of urls) {
-        const res = await t.request('POST', '/v1/webhooks', { body: { name: 'x', webhook_url: url, event_types: ['scrape.completed'] } });
+        const res = await t.request('POST', '/v1/webhooks', {
+          body: { name: 'x', webhook_url: url, event_types: ['scrape.completed'] },
+        });
         assert.equal(res.statusCode, 400, url);
         assert.equal(res.json().data.issues[0].field, 'webhook_url', url);
       }
-      const ok = await t.request('POST', '/v1/webhooks', { body: { name: 'x', webhook_url: 'https://hooks.example.com/in', event_types: ['scrape.completed'] } });
+      const ok = await t.request('POST', '/v1/webhooks', {
+        body: { name: 'x', webhook_url: 'https://hooks.example.com/in', event_types: ['scrape.completed'] },
+      });
       assert.equal(ok.statusCode, 201, ok.body);
       const id = ok.json().data.webhook_id;
       const update = await t.request('PUT', `/v1/webhooks/${id}`, { body: { webhook_url: 'http://192.168.0.10/x' } });

@@ -13,7 +13,10 @@ before(async () => {
   site = await startSiteServer();
   ok = await startReceiver();
   flaky = await startReceiver();
-  t = await startTestApp({ backend: 'postgres', env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_RETRY_UNIT_MS: '40', WEBHOOK_POLL_MS: '10' } });
+  t = await startTestApp({
+    backend: 'postgres',
+    env: { ALLOW_LOCAL_WEBHOOKS: 'true', WEBHOOK_RETRY_UNIT_MS: '40', WEBHOOK_POLL_MS: '10' },
+  });
 });
 after(async () => {
   await t.close();
@@ -34,8 +37,16 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000)
 
 it('delivers, retries and counts on PostgreSQL', async () => {
   flaky.setMode('status:500');
-  const a = (await t.request('POST', '/v1/webhooks', { body: { name: 'ok', webhook_url: ok.url, event_types: ['scrape.completed', 'scrape.started'] } })).json().data;
-  const b = (await t.request('POST', '/v1/webhooks', { body: { name: 'flaky', webhook_url: flaky.url, event_types: ['scrape.completed'], max_retries: 1 } })).json().data;
+  const a = (
+    await t.request('POST', '/v1/webhooks', {
+      body: { name: 'ok', webhook_url: ok.url, event_types: ['scrape.completed', 'scrape.started'] },
+    })
+  ).json().data;
+  const b = (
+    await t.request('POST', '/v1/webhooks', {
+      body: { name: 'flaky', webhook_url: flaky.url, event_types: ['scrape.completed'], max_retries: 1 },
+    })
+  ).json().data;
   for (let i = 0; i < 3; i++) {
     const res = await t.request('POST', '/v1/scrape', { body: { url: `${site.url}/pages/article.html`, max_age: 0 } });
     assert.equal(res.statusCode, 200);
@@ -54,5 +65,9 @@ it('delivers, retries and counts on PostgreSQL', async () => {
   assert.equal(flaky.requests.length, 6, 'each of 3 deliveries tried twice');
   const history = (await t.request('GET', `/v1/webhooks/${b.webhook_id}/deliveries?status=failed`)).json();
   assert.equal(history.data.length, 3);
-  assert.ok(history.data.every((d: { attempt_number: number; error_code: string }) => d.attempt_number === 2 && d.error_code === 'HTTP_500'));
+  assert.ok(
+    history.data.every(
+      (d: { attempt_number: number; error_code: string }) => d.attempt_number === 2 && d.error_code === 'HTTP_500',
+    ),
+  );
 });

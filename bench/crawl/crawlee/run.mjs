@@ -7,14 +7,23 @@ import TurndownService from 'turndown';
 const [startUrl, pagesArg = '5000', concurrencyArg = '16'] = process.argv.slice(2);
 const pages = Number(pagesArg);
 const concurrency = Number(concurrencyArg);
-if (!startUrl || !(pages > 0) || !(concurrency > 0)) throw new Error('usage: node run.mjs <startUrl> <pages> <concurrency>');
+if (!startUrl || !(pages > 0) || !(concurrency > 0))
+  throw new Error('usage: node run.mjs <startUrl> <pages> <concurrency>');
 
 log.setLevel(LogLevel.WARNING);
 // In-memory storage only: nothing is written to ./storage, so no disk work is counted against Crawlee.
 const config = new Configuration({ persistStorage: false, purgeOnStart: true });
 
 // Same conversion settings as ours (ATX headings, fenced code), so both produce comparable markdown.
-const turndown = new TurndownService({ headingStyle: 'atx', hr: '---', bulletListMarker: '-', codeBlockStyle: 'fenced', fence: '```', emDelimiter: '*', strongDelimiter: '**' });
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  hr: '---',
+  bulletListMarker: '-',
+  codeBlockStyle: 'fenced',
+  fence: '```',
+  emDelimiter: '*',
+  strongDelimiter: '**',
+});
 const results = [];
 let failed = 0;
 let maxSeenConcurrency = 0;
@@ -39,7 +48,9 @@ const crawler = new CheerioCrawler(
       const title = $('title').first().text().trim();
       // Main content: drop scripts, styles and site chrome, but keep the article's own header (its h1).
       $('script, style, noscript, template, iframe, svg, nav, aside, form').remove();
-      $('header, footer').filter((_, el) => $(el).closest('article').length === 0).remove();
+      $('header, footer')
+        .filter((_, el) => $(el).closest('article').length === 0)
+        .remove();
       let root = $('article').first();
       if (root.length === 0) root = $('main').first();
       if (root.length === 0) root = $('body');

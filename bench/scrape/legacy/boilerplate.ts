@@ -1,4 +1,5 @@
-// Removes page chrome (navigation, headers, footers, sidebars, forms, cookie/consent banners) for the main-content fallback.
+// Removes page chrome (navigation, headers, footers, sidebars, forms, cookie/consent banners) for the main-content
+// fallback.
 import type { DomElement } from './dom.js';
 
 /** Structural and ARIA markers of chrome; used on whole pages when the article extractor finds too little. */
@@ -37,7 +38,14 @@ export function removeBoilerplate(root: DomElement): void {
     el.remove();
   }
   for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-    if (!el.parentNode || el.nodeName === 'BODY' || el.nodeName === 'HTML' || el.nodeName === 'MAIN' || el.nodeName === 'ARTICLE') continue;
+    if (
+      !el.parentNode ||
+      el.nodeName === 'BODY' ||
+      el.nodeName === 'HTML' ||
+      el.nodeName === 'MAIN' ||
+      el.nodeName === 'ARTICLE'
+    )
+      continue;
     if (!looksLikeChrome(el)) continue;
     if (el.querySelector('main, article, [role="main"], h1')) continue;
     el.remove();

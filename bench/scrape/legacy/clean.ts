@@ -3,13 +3,29 @@ import { COMMENT_NODE, ELEMENT_NODE, type DomDocument, type DomElement, type Dom
 
 /** Never content in any mode. noscript is separate: Readability unwraps lazy-image fallbacks from it. */
 const NOISE_TAGS = new Set([
-  'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE', 'SVG', 'CANVAS', 'OBJECT', 'EMBED', 'APPLET',
-  'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'OPTION', 'DATALIST',
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'LINK',
+  'META',
+  'BASE',
+  'SVG',
+  'CANVAS',
+  'OBJECT',
+  'EMBED',
+  'APPLET',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'BUTTON',
+  'OPTION',
+  'DATALIST',
 ]);
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** Utility classes of text that is visible only to screen readers or on paper, never on screen. */
-const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
+const HIDDEN_CLASS =
+  /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
 
 function isHidden(el: DomElement): boolean {
   if (el.hasAttribute('hidden')) return true;
@@ -39,7 +55,9 @@ const CHROME_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dia
 function isChrome(el: DomElement): boolean {
   const role = el.getAttribute('role');
   const chrome =
-    CHROME_TAGS.has(el.nodeName) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || el.getAttribute('aria-modal') === 'true';
+    CHROME_TAGS.has(el.nodeName) ||
+    (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) ||
+    el.getAttribute('aria-modal') === 'true';
   return chrome && el.querySelector('article, main, [role="main"], h1') === null;
 }
 
@@ -56,7 +74,8 @@ export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
     const [node, depth] = stack.pop() as [DomNode, number];
     if (depth >= MAX_DEPTH) {
       for (const el of Array.from(node.childNodes)) {
-        if (el.nodeType === ELEMENT_NODE) (el as DomElement).replaceWith(doc.createTextNode(` ${el.textContent ?? ''} `));
+        if (el.nodeType === ELEMENT_NODE)
+          (el as DomElement).replaceWith(doc.createTextNode(` ${el.textContent ?? ''} `));
       }
       continue;
     }
@@ -68,10 +87,14 @@ export function removeNoise(doc: DomDocument, opts: NoiseOptions): void {
       } else if (child.nodeType === ELEMENT_NODE) {
         const el = child as DomElement;
         const name = el.nodeName;
-        if (NOISE_TAGS.has(name) || (name === 'NOSCRIPT' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el))) {
+        if (
+          NOISE_TAGS.has(name) ||
+          (name === 'NOSCRIPT' && !opts.keepNoscript) ||
+          isHidden(el) ||
+          (opts.stripChrome && isChrome(el))
+        ) {
           el.remove();
-        }
-        else if (el.firstChild) stack.push([el, depth + 1]);
+        } else if (el.firstChild) stack.push([el, depth + 1]);
       }
       child = next;
     }

@@ -1,4 +1,5 @@
-// Parses page HTML once into a linkedom document with a guaranteed <html>/<head>/<body> shape, plus the DOM types we rely on.
+// Parses page HTML once into a linkedom document with a guaranteed <html>/<head>/<body> shape, plus the DOM types we
+// rely on.
 import { parseHTML } from 'linkedom';
 
 /*

@@ -1,4 +1,5 @@
-// Extraction step of the scrape pipeline: page HTML in, requested formats (markdown, html, text, links) and metadata out.
+// Extraction step of the scrape pipeline: page HTML in, requested formats (markdown, html, text, links) and metadata
+// out.
 import { absolutizeTree, resolveBaseUrl } from './absolutize.js';
 import { removeNoise } from './clean.js';
 import { parseDocument, type DomDocument, type DomElement } from './dom.js';

@@ -13,7 +13,11 @@ export interface MainContent {
 }
 
 function words(s: string): string[] {
-  return collapseWhitespace(s).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    collapseWhitespace(s)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Share of the heading's words that appear in the reference title (site names make titles longer, never shorter). */
@@ -102,10 +106,13 @@ export function extractMainContent(
   const ogTitle = doc.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '';
   const headings = pageHeadings(doc);
 
-  let article: ReturnType<Readability<DomElement>['parse']> = null;
+  let article: ReturnType<Readability<DomElement>['parse']>;
   try {
     // The node serializer hands back the content element itself: no HTML string round trip.
-    const reader = new Readability<DomElement>(doc, { keepClasses: true, serializer: (n) => n as unknown as DomElement });
+    const reader = new Readability<DomElement>(doc, {
+      keepClasses: true,
+      serializer: (n) => n as unknown as DomElement,
+    });
     article = reader.parse();
   } catch {
     article = null;

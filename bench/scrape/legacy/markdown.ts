@@ -1,4 +1,5 @@
-// Converts extracted content (a DOM element) to GitHub-flavoured Markdown with turndown plus rules for code, lists, tables and links.
+// Converts extracted content (a DOM element) to GitHub-flavoured Markdown with turndown plus rules for code, lists,
+// tables and links.
 import TurndownService from 'turndown';
 import { strikethrough } from '@joplin/turndown-plugin-gfm';
 import { collapseWhitespace, isElement, type DomElement, type DomNode } from './dom.js';
@@ -11,7 +12,10 @@ const asEl = (node: unknown): DomElement => node as DomElement;
 
 const LANG_CLASS = /(?:^|\s)(?:language|lang|highlight(?:-source)?|brush:?)-?([A-Za-z0-9_+#.-]+)/;
 
-/** Language of a code block from class="language-xx" / "lang-xx" / "highlight-xx" (or data-lang) on pre, code or a wrapper. */
+/**
+ * Language of a code block from class="language-xx" / "lang-xx" / "highlight-xx" (or data-lang) on pre, code or a
+ * wrapper.
+ */
 export function codeLanguage(pre: DomElement): string {
   const candidates: DomElement[] = [pre];
   const code = pre.querySelector('code');
@@ -69,11 +73,15 @@ function isLayoutTable(table: DomElement): boolean {
     rows++;
     let cols = 0;
     for (const cell of Array.from(row.children)) {
-      if (cell.nodeName === 'TD' || cell.nodeName === 'TH') cols += Math.max(1, Number(cell.getAttribute('colspan')) || 1);
+      if (cell.nodeName === 'TD' || cell.nodeName === 'TH')
+        cols += Math.max(1, Number(cell.getAttribute('colspan')) || 1);
     }
     maxCols = Math.max(maxCols, cols);
   }
-  const layout = rows === 0 || maxCols <= 1 || table.querySelector('table, ul, ol, pre, blockquote, h1, h2, h3, h4, h5, h6') !== null;
+  const layout =
+    rows === 0 ||
+    maxCols <= 1 ||
+    table.querySelector('table, ul, ol, pre, blockquote, h1, h2, h3, h4, h5, h6') !== null;
   layoutCache.set(table, layout);
   return layout;
 }
@@ -90,7 +98,12 @@ function buildTable(content: string): string {
   const rows = content
     .split(ROW)
     .slice(1)
-    .map((row) => row.split(CELL).slice(1).map((c) => c.trim()));
+    .map((row) =>
+      row
+        .split(CELL)
+        .slice(1)
+        .map((c) => c.trim()),
+    );
   const nonEmpty = rows.filter((r) => r.length > 0);
   if (nonEmpty.length === 0) return '';
   const cols = Math.max(...nonEmpty.map((r) => r.length));
@@ -141,7 +154,10 @@ function createService(): TurndownService {
         const index = Array.prototype.indexOf.call(parent.children, li) as number;
         prefix = `${(Number.isFinite(start) && parent.hasAttribute('start') ? start : 1) + index}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body.trimEnd() + (li.nextElementSibling ? '\n' : '');
     },
   });
@@ -178,7 +194,7 @@ function createService(): TurndownService {
       const src = img.getAttribute('src') ?? '';
       // data: URIs are placeholders or inline blobs, never useful in text.
       if (!src || src.startsWith('data:')) return '';
-      const alt = collapseWhitespace(img.getAttribute('alt') ?? '').replace(/([\[\]\\])/g, '\\$1');
+      const alt = collapseWhitespace(img.getAttribute('alt') ?? '').replace(/([[\]\\])/g, '\\$1');
       return `![${alt}](${src.replace(/([<>()])/g, '\\$1').replace(/ /g, '%20')})`;
     },
   });

@@ -1,4 +1,5 @@
-// Reads page metadata (title, description, language, canonical, Open Graph and a few common extras) from the parsed document.
+// Reads page metadata (title, description, language, canonical, Open Graph and a few common extras) from the parsed
+// document.
 import { toAbsoluteUrl } from './absolutize.js';
 import { collapseWhitespace, type DomDocument, type DomElement } from './dom.js';
 

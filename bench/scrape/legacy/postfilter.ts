@@ -1,18 +1,51 @@
-// Removes boilerplate that article extractors keep inside the content: navigation, captions, datelines, share/related/newsletter blocks.
+// Removes boilerplate that article extractors keep inside the content: navigation, captions, datelines,
+// share/related/newsletter blocks.
 import { collapseWhitespace, type DomElement } from './dom.js';
 
 /** Page chrome that can sit inside an <article>: breadcrumbs, header band (byline/date), captions, sidebars. */
-const STRUCTURAL = 'nav, aside, footer, form, dialog, [role="navigation"], [role="complementary"], [role="contentinfo"], figcaption, header';
+const STRUCTURAL =
+  'nav, aside, footer, form, dialog, [role="navigation"], [role="complementary"], [role="contentinfo"], figcaption, header';
 
 /**
  * Class/id words of in-article widgets. Matched as whole words of the class (see classWords), so
  * "share-bar" and "c-related__list" match while "shared-content" or "unrelated" do not.
  */
 const WIDGET_WORDS = new Set([
-  'share', 'sharing', 'social', 'sharebar', 'related', 'recirc', 'recirculation', 'newsletter', 'subscribe',
-  'subscription', 'signup', 'promo', 'byline', 'dateline', 'timestamp', 'breadcrumb', 'breadcrumbs', 'tags',
-  'caption', 'credit', 'credits', 'teaser', 'outbrain', 'taboola', 'advert', 'advertisement', 'sponsored',
-  'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments', 'print', 'copyright',
+  'share',
+  'sharing',
+  'social',
+  'sharebar',
+  'related',
+  'recirc',
+  'recirculation',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'promo',
+  'byline',
+  'dateline',
+  'timestamp',
+  'breadcrumb',
+  'breadcrumbs',
+  'tags',
+  'caption',
+  'credit',
+  'credits',
+  'teaser',
+  'outbrain',
+  'taboola',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'readmore',
+  'rail',
+  'disclaimer',
+  'bio',
+  'author',
+  'comments',
+  'print',
+  'copyright',
 ]);
 
 /** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */
@@ -73,7 +106,11 @@ export function postFilter(root: DomElement, opts: PostFilterOptions = {}): void
     for (const time of Array.from(root.querySelectorAll('time'))) {
       // The smallest block around a <time> that is still short: a dateline, not a sentence mentioning a date.
       let block: DomElement = time;
-      while (block.parentElement && block.parentElement !== root && wordCount(block.parentElement.textContent ?? '') <= 25) {
+      while (
+        block.parentElement &&
+        block.parentElement !== root &&
+        wordCount(block.parentElement.textContent ?? '') <= 25
+      ) {
         block = block.parentElement;
       }
       if (block.parentNode && wordCount(block.textContent ?? '') <= 25) block.remove();
@@ -117,9 +154,15 @@ function removeCardLists(root: DomElement, total: number): void {
 
 /** [pattern, max words]: bylines/datelines/credits are short; calls to action a little longer. */
 const EDGE_PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^(?:by|von|par|por|posted|published|updated|last (?:modified|updated)|filed under|source|image|photo|credit)\b/i, 15],
+  [
+    /^(?:by|von|par|por|posted|published|updated|last (?:modified|updated)|filed under|source|image|photo|credit)\b/i,
+    15,
+  ],
   [/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b.*\b\d{1,2}[:.]\d{2}\b/i, 15],
-  [/\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i, 30],
+  [
+    /\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i,
+    30,
+  ],
 ];
 
 function lastBlock(root: DomElement, fromEnd: boolean): DomElement | null {

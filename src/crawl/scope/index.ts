@@ -4,10 +4,4 @@ export { isValidPathPattern, PATH_RULE_LIMITS, pathListProblem, pathPatternProbl
 export type { Strategy } from './strategy.js';
 export { createScope, type Scope, type ScopeOptions } from './scope.js';
 export { isLikelyNonHtml } from './non-html.js';
-export {
-  allowAllRobots,
-  disallowAllRobots,
-  parseRobots,
-  robotsUrlFor,
-  type RobotsRules,
-} from './robots.js';
+export { allowAllRobots, disallowAllRobots, parseRobots, robotsUrlFor, type RobotsRules } from './robots.js';

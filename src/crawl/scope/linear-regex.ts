@@ -184,7 +184,8 @@ class Parser {
           } else if (this.#peek(1) === '<') {
             // A named group: only capturing, which does not change whether there is a match.
             const close = this.src.indexOf('>', this.#pos);
-            if (close === -1 || !/^[A-Za-z_$][\w$]*$/.test(this.src.slice(this.#pos + 2, close))) this.#fail('bad group name');
+            if (close === -1 || !/^[A-Za-z_$][\w$]*$/.test(this.src.slice(this.#pos + 2, close)))
+              this.#fail('bad group name');
             this.#pos = close + 1;
           } else {
             this.#fail('unknown group');
@@ -226,7 +227,8 @@ class Parser {
       this.#pos += m[0].length;
       min = Number(m[1]);
       max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
-      if (min > REGEX_LIMITS.maxRepeat || (max !== Infinity && max > REGEX_LIMITS.maxRepeat)) this.#fail('repeat bound too large');
+      if (min > REGEX_LIMITS.maxRepeat || (max !== Infinity && max > REGEX_LIMITS.maxRepeat))
+        this.#fail('repeat bound too large');
       if (max < min) this.#fail('numbers out of order in quantifier');
     } else {
       this.#pos++;
@@ -254,7 +256,8 @@ class Parser {
   /** `\d \D \w \W \s \S` (the backslash consumed), or undefined when the escape is not one of them. */
   #classEscape(): CharSet | undefined {
     const ch = this.#peek();
-    const base = ch === 'd' || ch === 'D' ? DIGIT : ch === 'w' || ch === 'W' ? WORD : ch === 's' || ch === 'S' ? SPACE : undefined;
+    const base =
+      ch === 'd' || ch === 'D' ? DIGIT : ch === 'w' || ch === 'W' ? WORD : ch === 's' || ch === 'S' ? SPACE : undefined;
     if (base === undefined) return undefined;
     this.#pos++;
     return { ranges: base, negated: ch === 'D' || ch === 'W' || ch === 'S' };
@@ -498,11 +501,14 @@ function checkProgram(root: Node, nesting: number): void {
   if (nesting > 8) throw new UnsupportedRegexError('lookaheads nested too deeply');
   const lookaheads: Node[] = [];
   // +1: the MATCH instruction.
-  if (programSize(root, lookaheads) + 1 > REGEX_LIMITS.maxProgramSize) throw new UnsupportedRegexError('pattern compiles to too large a program');
+  if (programSize(root, lookaheads) + 1 > REGEX_LIMITS.maxProgramSize)
+    throw new UnsupportedRegexError('pattern compiles to too large a program');
   for (const body of lookaheads) {
     const width = maxWidth(body);
     if (width > REGEX_LIMITS.maxLookaheadWidth) {
-      throw new UnsupportedRegexError(`lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`);
+      throw new UnsupportedRegexError(
+        `lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`,
+      );
     }
     checkProgram(body, nesting + 1);
   }
@@ -640,7 +646,13 @@ export class LinearRegex {
     return LinearRegex.#fromTree(root, 0, new Map(), startsAnchored(root), keys);
   }
 
-  static #fromTree(root: Node, nesting: number, shared: Map<string, LinearRegex>, anchored: boolean, keys: Keys): LinearRegex {
+  static #fromTree(
+    root: Node,
+    nesting: number,
+    shared: Map<string, LinearRegex>,
+    anchored: boolean,
+    keys: Keys,
+  ): LinearRegex {
     if (nesting > 8) throw new UnsupportedRegexError('lookaheads nested too deeply');
     const emitter = new Emitter(keys, (body) => {
       const key = keys.of(body);
@@ -648,7 +660,9 @@ export class LinearRegex {
       if (known !== undefined) return known;
       const width = maxWidth(body);
       if (width > REGEX_LIMITS.maxLookaheadWidth) {
-        throw new UnsupportedRegexError(`lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`);
+        throw new UnsupportedRegexError(
+          `lookahead that can read ${width === Infinity ? 'without bound' : `${width} characters`}`,
+        );
       }
       // A lookahead body runs anchored at the position it is asked about.
       const program = LinearRegex.#fromTree(body, nesting + 1, shared, true, keys);
@@ -704,7 +718,6 @@ export class LinearRegex {
       this.#generation = 0;
     }
     const n = input.length;
-    const op = this.#op;
     const ascii = this.#ascii;
     const tests = this.#tests;
     const charTest = this.#a;
@@ -836,7 +849,8 @@ class Emitter {
   }
 
   #emit(op: number, a = -1, b = -1, next = -1): number {
-    if (this.op.length >= REGEX_LIMITS.maxProgramSize) throw new UnsupportedRegexError('pattern compiles to too large a program');
+    if (this.op.length >= REGEX_LIMITS.maxProgramSize)
+      throw new UnsupportedRegexError('pattern compiles to too large a program');
     this.op.push(op);
     this.a.push(a);
     this.b.push(b);
@@ -874,7 +888,8 @@ class Emitter {
       }
       case 'alt': {
         let entry = this.#node(node.options[node.options.length - 1]!, out);
-        for (let i = node.options.length - 2; i >= 0; i--) entry = this.#emit(OP_SPLIT, this.#node(node.options[i]!, out), entry);
+        for (let i = node.options.length - 2; i >= 0; i--)
+          entry = this.#emit(OP_SPLIT, this.#node(node.options[i]!, out), entry);
         return entry;
       }
       case 'repeat': {

@@ -34,6 +34,7 @@ const URL_PATTERN = /^https?:\/\//i;
 const OTHER_SCHEME_PATTERN = /^[^/]*:\/\//;
 /** Shell-style negated class `[!a]`; picomatch only understands the regex spelling `[^a]` reliably. */
 const SHELL_NEGATED_CLASS = /(?<!\\)\[!/g;
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const LOWER_HEX_ESCAPE = /%[0-9a-f]{2}/gi;
@@ -123,10 +124,12 @@ function nestingDepth(pattern: string): number {
 /** What the user wrote that the linear matcher refuses, in glob terms. */
 function describeUnsupported(error: UnsupportedRegexError): string {
   const reason = error.message;
-  if (reason.includes('lookahead')) return 'a !(...) extglob may only contain text of bounded length (no *, ** or +(...) inside it)';
+  if (reason.includes('lookahead'))
+    return 'a !(...) extglob may only contain text of bounded length (no *, ** or +(...) inside it)';
   if (reason.includes('backreference')) return 'backreferences (\\1) are not supported';
   if (reason.includes('lookbehind')) return 'lookbehind (?<=...) is not supported';
-  if (reason.includes('too large')) return `the pattern is too complex (it compiles to more than ${PATH_RULE_LIMITS.maxProgramSize} instructions)`;
+  if (reason.includes('too large'))
+    return `the pattern is too complex (it compiles to more than ${PATH_RULE_LIMITS.maxProgramSize} instructions)`;
   return `unsupported construct (${reason.replace(/ at \d+ in .*$/s, '')})`;
 }
 
@@ -174,7 +177,8 @@ function refused(problem: string): Analysis {
 function findProblem(pattern: string): Analysis {
   if (pattern.length > MAX_PATTERN_LENGTH) return refused(`longer than ${MAX_PATTERN_LENGTH} characters`);
   if (CONTROL_CHARS.test(pattern)) return refused('contains control characters');
-  if (nestingDepth(pattern) > PATH_RULE_LIMITS.maxNesting) return refused(`groups nested more than ${PATH_RULE_LIMITS.maxNesting} deep`);
+  if (nestingDepth(pattern) > PATH_RULE_LIMITS.maxNesting)
+    return refused(`groups nested more than ${PATH_RULE_LIMITS.maxNesting} deep`);
   let prepared: PreparedPattern;
   const sources: string[] = [];
   try {
@@ -209,13 +213,15 @@ export function isValidPathPattern(pattern: string): boolean {
 export function pathListProblem(patterns: readonly string[]): string | undefined {
   if (patterns.length > PATH_RULE_LIMITS.maxPatterns) return `At most ${PATH_RULE_LIMITS.maxPatterns} patterns`;
   const total = patterns.reduce((sum, pattern) => sum + pattern.length, 0);
-  if (total > PATH_RULE_LIMITS.maxListLength) return `The patterns of one list may have at most ${PATH_RULE_LIMITS.maxListLength} characters together (these have ${total})`;
+  if (total > PATH_RULE_LIMITS.maxListLength)
+    return `The patterns of one list may have at most ${PATH_RULE_LIMITS.maxListLength} characters together (these have ${total})`;
   // A bad pattern is reported on its own index, not again for the list.
   if (!patterns.every(isValidPathPattern)) return undefined;
   try {
     compilePatterns(patterns);
   } catch (error) {
-    if (error instanceof UnsupportedRegexError) return `The patterns of this list are too complex together: ${describeUnsupported(error)}`;
+    if (error instanceof UnsupportedRegexError)
+      return `The patterns of this list are too complex together: ${describeUnsupported(error)}`;
     throw error;
   }
   return undefined;

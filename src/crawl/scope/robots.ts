@@ -7,7 +7,7 @@ const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.
 
 /** robots.txt for one origin. */
 export interface RobotsRules {
-  isAllowed(url: string): boolean;   // for the configured user agent
+  isAllowed(url: string): boolean; // for the configured user agent
   crawlDelayMs(): number | undefined; // Crawl-delay in ms for that agent, if any
   sitemaps(): string[];
   /** Set when everything is disallowed because robots.txt could not be had: why, for the crawl's status. */
@@ -71,7 +71,9 @@ export function parseRobots(robotsUrl: string, body: string, userAgent: string):
   const origin = originOf(robotsUrl);
   const delaySeconds = robots.getCrawlDelay(agent);
   const delayMs =
-    delaySeconds !== undefined && Number.isFinite(delaySeconds) && delaySeconds >= 0 ? Math.round(delaySeconds * 1000) : undefined;
+    delaySeconds !== undefined && Number.isFinite(delaySeconds) && delaySeconds >= 0
+      ? Math.round(delaySeconds * 1000)
+      : undefined;
   const sitemaps = absoluteSitemaps(robotsUrl, robots.getSitemaps());
   return {
     isAllowed(url: string): boolean {
@@ -90,7 +92,12 @@ export function allowAllRobots(): RobotsRules {
 
 /** robots.txt answered 5xx or could not be reached: RFC 9309 2.3.1.4 says assume complete disallow. */
 export function disallowAllRobots(unavailable?: RobotsRules['unavailable']): RobotsRules {
-  return { isAllowed: () => false, crawlDelayMs: () => undefined, sitemaps: () => [], ...(unavailable ? { unavailable } : {}) };
+  return {
+    isAllowed: () => false,
+    crawlDelayMs: () => undefined,
+    sitemaps: () => [],
+    ...(unavailable ? { unavailable } : {}),
+  };
 }
 
 /** The robots.txt URL of a page's origin. Throws TypeError for anything but an http(s) URL. */

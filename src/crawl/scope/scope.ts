@@ -5,7 +5,7 @@ import { compilePatterns, MatchSubject } from './path-pattern.js';
 import { createStrategyFilter, STRATEGIES, type Strategy } from './strategy.js';
 
 export interface ScopeOptions {
-  seed: string;                 // the seed URL (normalized by the caller or here)
+  seed: string; // the seed URL (normalized by the caller or here)
   strategy: Strategy;
   includePaths?: string[];
   excludePaths?: string[];
@@ -43,9 +43,11 @@ function parseHttp(url: string): URL | undefined {
 export function createScope(options: ScopeOptions): Scope {
   const seed = normalizeUrl(options.seed);
   if (seed === undefined) throw new TypeError(`seed is not an http(s) URL: ${JSON.stringify(options.seed)}`);
-  if (!STRATEGIES.includes(options.strategy)) throw new TypeError(`unknown crawl strategy: ${String(options.strategy)}`);
+  if (!STRATEGIES.includes(options.strategy))
+    throw new TypeError(`unknown crawl strategy: ${String(options.strategy)}`);
   const { maxDepth } = options;
-  if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new TypeError(`maxDepth must be a non-negative integer: ${maxDepth}`);
+  if (!Number.isInteger(maxDepth) || maxDepth < 0)
+    throw new TypeError(`maxDepth must be a non-negative integer: ${maxDepth}`);
 
   const inStrategy = createStrategyFilter(new URL(seed), options.strategy);
   const exclude = compilePatterns(options.excludePaths);

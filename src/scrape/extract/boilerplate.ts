@@ -1,9 +1,18 @@
-// Removes page chrome (navigation, headers, footers, sidebars, forms, cookie/consent banners) for the main-content fallback.
+// Removes page chrome (navigation, headers, footers, sidebars, forms, cookie/consent banners) for the main-content
+// fallback.
 import { findAll, findFirst, getAttr, removeNode, type Element } from './dom.js';
 
 /** Structural and ARIA markers of chrome; used on whole pages when the article extractor finds too little. */
 const BOILERPLATE_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog', 'menu']);
-const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog']);
+const BOILERPLATE_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+]);
 
 function isBoilerplate(el: Element): boolean {
   if (BOILERPLATE_TAGS.has(el.name)) return true;
@@ -20,7 +29,8 @@ function looksLikeChrome(el: Element): boolean {
   return marker.length > 1 && CHROME_WORDS.test(marker);
 }
 
-const isMainMarker = (e: Element): boolean => e.name === 'main' || e.name === 'article' || getAttr(e, 'role') === 'main';
+const isMainMarker = (e: Element): boolean =>
+  e.name === 'main' || e.name === 'article' || getAttr(e, 'role') === 'main';
 
 /** Whether `el` contains an article, main content or the page's <h1>: such an element is never chrome. */
 export function holdsArticle(el: Element): boolean {

@@ -1,4 +1,5 @@
-// Finds the article's byline ("By Jane Doe · March 3, 2026") next to its headline, before the scoring and the post-filter drop it.
+// Finds the article's byline ("By Jane Doe · March 3, 2026") next to its headline, before the scoring and the
+// post-filter drop it.
 import {
   closest,
   collapsedTextLength,
@@ -19,7 +20,9 @@ import { toText } from './text.js';
 
 /** Elements looked at after the headline: a byline is among the first few; hostile pages get no more. */
 const MAX_SCANNED = 60;
-/** Words of text blocks passed on the way (a standfirst, a short first paragraph): past this the article text has begun. */
+/**
+ * Words of text blocks passed on the way (a standfirst, a short first paragraph): past this the article text has begun.
+ */
 const MAX_PASSED_WORDS = 60;
 /** A byline is a short line. */
 const MAX_WORDS = 20;
@@ -35,7 +38,23 @@ const BYLINE_WORDS = new Set(['byline', 'bylines', 'author', 'authors', 'written
 const BYLINE_TEXT = /^(?:(?:posted|written|words|story|text|reporting)\s+by|by|von|par|por|door)\s+\p{Lu}/iu;
 const BLOCKS_OF_TEXT = new Set(['p', 'li', 'blockquote', 'pre', 'dd', 'td']);
 /** What a byline line never holds: lists of links (share bars), headings, forms, media players, tables. */
-const NOT_IN_BYLINE = new Set(['ul', 'ol', 'nav', 'form', 'button', 'select', 'table', 'iframe', 'video', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const NOT_IN_BYLINE = new Set([
+  'ul',
+  'ol',
+  'nav',
+  'form',
+  'button',
+  'select',
+  'table',
+  'iframe',
+  'video',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 /** Containers are never the byline line itself. */
 const CONTAINERS = new Set(['body', 'html', 'article', 'main', 'section', 'header', 'footer', 'aside', 'nav']);
 const ARTICLE = new Set(['article']);
@@ -59,7 +78,12 @@ function listHas(value: string | null, word: string): boolean {
 
 /** Author markup: <address>, rel=author, itemprop=author, or byline/author class words. */
 function markedAsByline(el: Element): boolean {
-  return el.name === 'address' || listHas(getAttr(el, 'rel'), 'author') || listHas(getAttr(el, 'itemprop'), 'author') || classWords(el).some((w) => BYLINE_WORDS.has(w));
+  return (
+    el.name === 'address' ||
+    listHas(getAttr(el, 'rel'), 'author') ||
+    listHas(getAttr(el, 'itemprop'), 'author') ||
+    classWords(el).some((w) => BYLINE_WORDS.has(w))
+  );
 }
 
 function isShortLine(el: Element, maxWords: number): boolean {
@@ -90,7 +114,22 @@ function isByline(el: Element): boolean {
 }
 
 /** Inline elements: an author link or span is part of a line, a <p> or <div> is the line. */
-const INLINE = new Set(['a', 'span', 'em', 'strong', 'b', 'i', 'small', 'time', 'abbr', 'cite', 'font', 'label', 'u', 'bdi']);
+const INLINE = new Set([
+  'a',
+  'span',
+  'em',
+  'strong',
+  'b',
+  'i',
+  'small',
+  'time',
+  'abbr',
+  'cite',
+  'font',
+  'label',
+  'u',
+  'bdi',
+]);
 
 /**
  * From the marked element up to the whole short line it sits in: an author link or span climbs to

@@ -1,16 +1,43 @@
 // Removes markup that never carries page content (scripts, styles, comments, hidden elements, form controls).
 import { holdsArticle } from './boilerplate.js';
-import { createText, getAttr, hasAttr, isTag, removeNode, replaceNode, textContent, type ChildNode, type Element, type Page } from './dom.js';
+import {
+  createText,
+  getAttr,
+  hasAttr,
+  isTag,
+  removeNode,
+  replaceNode,
+  textContent,
+  type ChildNode,
+  type Element,
+  type Page,
+} from './dom.js';
 
 /** Never content in any mode. noscript is separate: Readability unwraps lazy-image fallbacks from it. */
 const NOISE_TAGS = new Set([
-  'script', 'style', 'template', 'link', 'meta', 'base', 'svg', 'canvas', 'object', 'embed', 'applet',
-  'input', 'select', 'textarea', 'button', 'option', 'datalist',
+  'script',
+  'style',
+  'template',
+  'link',
+  'meta',
+  'base',
+  'svg',
+  'canvas',
+  'object',
+  'embed',
+  'applet',
+  'input',
+  'select',
+  'textarea',
+  'button',
+  'option',
+  'datalist',
 ]);
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** Utility classes of text that is visible only to screen readers or on paper, never on screen. */
-const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
+const HIDDEN_CLASS =
+  /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen|print-only|show-for-print|hidden-print-only)(?:\s|$)/i;
 
 function isHidden(el: Element): boolean {
   if (hasAttr(el, 'hidden')) return true;
@@ -43,7 +70,10 @@ const ARTICLE_SECTIONS = new Set(['article', 'main']);
 function isChrome(el: Element, inArticle: boolean): boolean {
   if (inArticle && el.name === 'header') return false;
   const role = getAttr(el, 'role');
-  const chrome = CHROME_TAGS.has(el.name) || (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) || getAttr(el, 'aria-modal') === 'true';
+  const chrome =
+    CHROME_TAGS.has(el.name) ||
+    (role !== null && CHROME_ROLES.has(role.trim().toLowerCase())) ||
+    getAttr(el, 'aria-modal') === 'true';
   return chrome && !holdsArticle(el);
 }
 
@@ -97,7 +127,12 @@ export function removeNoise(page: Page, opts: NoiseOptions): void {
       } else if (isTag(child)) {
         const el = child;
         const name = el.name;
-        if (NOISE_TAGS.has(name) || (name === 'noscript' && !opts.keepNoscript) || isHidden(el) || (opts.stripChrome && isChrome(el, childInArticle))) {
+        if (
+          NOISE_TAGS.has(name) ||
+          (name === 'noscript' && !opts.keepNoscript) ||
+          isHidden(el) ||
+          (opts.stripChrome && isChrome(el, childInArticle))
+        ) {
           removeNode(el);
         } else if (el.children.length) stack.push([el, depth + 1, childInArticle]);
       }

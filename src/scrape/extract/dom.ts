@@ -1,5 +1,16 @@
-// Parses page HTML once (htmlparser2 into a domhandler tree) with a guaranteed <html>/<head>/<body> shape, plus the small tree API the extraction modules share.
-import { Document, Element, Text, cloneNode, isTag, isText, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
+// Parses page HTML once (htmlparser2 into a domhandler tree) with a guaranteed <html>/<head>/<body> shape, plus the
+// small tree API the extraction modules share.
+import {
+  Document,
+  Element,
+  Text,
+  cloneNode,
+  isTag,
+  isText,
+  type AnyNode,
+  type ChildNode,
+  type ParentNode,
+} from 'domhandler';
 import { Parser } from 'htmlparser2';
 import { DomHandler } from 'domhandler';
 import { fastTokenizer } from './tokenizer.js';
@@ -169,7 +180,10 @@ export function byTag(root: ParentNode, name: string): Element[] {
 
 /* ---------- text ---------- */
 
-/** The data of every descendant text node, in order. Iterative: it also serves the depth cap (clean.ts), on trees of any depth. */
+/**
+ * The data of every descendant text node, in order. Iterative: it also serves the depth cap (clean.ts), on trees of any
+ * depth.
+ */
 export function collectText(node: ParentNode, out: string[]): void {
   const stack: ChildNode[] = [];
   for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
@@ -459,7 +473,9 @@ function normalizeShape(doc: Document): Page {
   const headOverflow: ChildNode[] = [];
   if (head) {
     const children = head.children;
-    const first = children.findIndex((n) => (isTag(n) && !HEAD_TAGS.has(n.name)) || (isText(n) && n.data.trim() !== ''));
+    const first = children.findIndex(
+      (n) => (isTag(n) && !HEAD_TAGS.has(n.name)) || (isText(n) && n.data.trim() !== ''),
+    );
     if (first >= 0) headOverflow.push(...children.slice(first));
   }
   head ??= createElement('head');

@@ -1,9 +1,24 @@
-// Picks the article's headline before the scoring runs: the page's h1 or h2 that best matches the page's titles, else og:title; never the site's name.
-import { collapsedTextLength, collapseWhitespace, findFirst, getAttr, parentElement, tagsUnder, textContent, type Element, type Page } from './dom.js';
+// Picks the article's headline before the scoring runs: the page's h1 or h2 that best matches the page's titles, else
+// og:title; never the site's name.
+import {
+  collapsedTextLength,
+  collapseWhitespace,
+  findFirst,
+  getAttr,
+  parentElement,
+  tagsUnder,
+  textContent,
+  type Element,
+  type Page,
+} from './dom.js';
 
 /** Headings are compared by these word runs (letters and digits, lower case). */
 function words(s: string): string[] {
-  return collapseWhitespace(s).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    collapseWhitespace(s)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Titles are separated from site names and sections by one of these, spaced. */
@@ -104,7 +119,10 @@ function isSiteName(c: Candidate, sites: ReadonlyArray<ReadonlyArray<string>>): 
 
 function candidates(page: Page): Candidate[] {
   const out: Candidate[] = [];
-  for (const [name, level] of [['h1', 1], ['h2', 2]] as const) {
+  for (const [name, level] of [
+    ['h1', 1],
+    ['h2', 2],
+  ] as const) {
     let rank = 0;
     for (const el of tagsUnder(page, name, page.body).slice(0, MAX_HEADINGS)) {
       if (collapsedTextLength(el, MAX_HEADING_CHARS) > MAX_HEADING_CHARS) continue;
@@ -125,8 +143,10 @@ function ogHeadline(og: string, sites: ReadonlyArray<ReadonlyArray<string>>): st
   const separators = [...text.matchAll(new RegExp(TITLE_SEPARATOR.source, 'g'))];
   const first = separators[0];
   const last = separators[separators.length - 1];
-  if (last && last.index !== undefined && isSite(text.slice(last.index + last[0].length))) text = text.slice(0, last.index);
-  else if (first && first.index !== undefined && isSite(text.slice(0, first.index))) text = text.slice(first.index + first[0].length);
+  if (last && last.index !== undefined && isSite(text.slice(last.index + last[0].length)))
+    text = text.slice(0, last.index);
+  else if (first && first.index !== undefined && isSite(text.slice(0, first.index)))
+    text = text.slice(first.index + first[0].length);
   if (!text || isSite(text) || words(text).length === 0 || text.length > MAX_HEADING_CHARS) return undefined;
   return text;
 }

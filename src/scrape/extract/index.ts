@@ -1,4 +1,5 @@
-// Extraction step of the scrape pipeline: page HTML in, requested formats (markdown, html, text, links) and metadata out.
+// Extraction step of the scrape pipeline: page HTML in, requested formats (markdown, html, text, links) and metadata
+// out.
 import { absolutizeTree, resolveBaseUrl } from './absolutize.js';
 import { removeNoise } from './clean.js';
 import { findAll, getAttr, parsePage, setAttr, type Element, type Page } from './dom.js';
@@ -43,7 +44,8 @@ export interface ExtractResult {
 /** Lazy-loading markup keeps the real image in data-* attributes; promote it so the image survives conversion. */
 function promoteLazyImages(root: Element): void {
   const lazy = (e: Element): boolean =>
-    e.name === 'img' && (getAttr(e, 'data-src') !== null || getAttr(e, 'data-lazy-src') !== null || getAttr(e, 'data-original') !== null);
+    e.name === 'img' &&
+    (getAttr(e, 'data-src') !== null || getAttr(e, 'data-lazy-src') !== null || getAttr(e, 'data-original') !== null);
   for (const img of findAll(root, lazy)) {
     const src = getAttr(img, 'src');
     if (src && !src.startsWith('data:')) continue;

@@ -1,4 +1,5 @@
-// The article's lead (headline and byline): read from the page before the scoring drops it, put back at the start of the main content.
+// The article's lead (headline and byline): read from the page before the scoring drops it, put back at the start of
+// the main content.
 import { findByline, lineText } from './byline.js';
 import {
   appendChild,
@@ -111,7 +112,9 @@ function asH1(el: Element): Element {
  *  - otherwise an h1 is inserted. Returns the h1, for the byline to follow.
  */
 function placeHeadline(content: Element, headline: string): Element | null {
-  const heading = firstHeadings(content, HEADINGS_LOOKED_AT).find((h) => collapseWhitespace(textContent(h)) === headline);
+  const heading = firstHeadings(content, HEADINGS_LOOKED_AT).find(
+    (h) => collapseWhitespace(textContent(h)) === headline,
+  );
   if (heading) {
     const h1 = asH1(heading);
     if (content.children[0] !== h1) insertBefore(content, h1, content.children[0] ?? null);

@@ -1,4 +1,5 @@
-// Finds the main content of a page: Readability-grade scoring with pre/post-processing, falling back to the page minus boilerplate.
+// Finds the main content of a page: Readability-grade scoring with pre/post-processing, falling back to the page minus
+// boilerplate.
 import { removeBoilerplate } from './boilerplate.js';
 import { collapsedTextLength, getAttr, moveChildren, removeNode, tagsUnder, type Element, type Page } from './dom.js';
 import { placeLead, readLead, type ArticleLead } from './lead.js';
@@ -35,7 +36,7 @@ export function extractMainContent(
   const ogTitle = (ogMeta && getAttr(ogMeta, 'content')) ?? '';
 
   let lead: ArticleLead = {};
-  let article: ReturnType<typeof readArticle> = null;
+  let article: ReturnType<typeof readArticle>;
   try {
     article = readArticle(page, (articleTitle) => {
       lead = readLead(page, { page: pageTitle, og: ogTitle, article: articleTitle });

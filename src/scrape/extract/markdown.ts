@@ -1,4 +1,5 @@
-// Converts extracted content (a domhandler element) to GitHub-flavoured Markdown: turndown's algorithm with our rules for code, lists, tables and links.
+// Converts extracted content (a domhandler element) to GitHub-flavoured Markdown: turndown's algorithm with our rules
+// for code, lists, tables and links.
 /*
  * The conversion is turndown 7.2 (MIT, Dom Christie; its whitespace collapsing is collapse-whitespace,
  * MIT, Luc Thevenard) configured as we used it (atx headings, fenced code, `-` bullets, `*` emphasis,
@@ -36,13 +37,87 @@ import {
 /* ---------- element classes (turndown's lists) ---------- */
 
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'audio', 'blockquote', 'body', 'canvas', 'center', 'dd', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
-  'hgroup', 'hr', 'html', 'isindex', 'li', 'main', 'menu', 'nav', 'noframes', 'noscript', 'ol', 'output', 'p', 'pre',
-  'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'audio',
+  'blockquote',
+  'body',
+  'canvas',
+  'center',
+  'dd',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'isindex',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'noframes',
+  'noscript',
+  'ol',
+  'output',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
-const VOID = new Set(['area', 'base', 'br', 'col', 'command', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
-const MEANINGFUL_WHEN_BLANK = new Set(['a', 'table', 'thead', 'tbody', 'tfoot', 'th', 'td', 'iframe', 'script', 'audio', 'video']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+const MEANINGFUL_WHEN_BLANK = new Set([
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'th',
+  'td',
+  'iframe',
+  'script',
+  'audio',
+  'video',
+]);
 /** Removed with their content (turndown `remove`). */
 const REMOVED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'button', 'select', 'input', 'textarea']);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -51,7 +126,10 @@ const isBlock = (el: Element): boolean => BLOCK.has(el.name);
 
 /* ---------- whitespace collapsing (collapse-whitespace, as in turndown) ---------- */
 
-function nextInOrder(prev: ChildNode | ParentNode | null, current: ChildNode | ParentNode): ChildNode | ParentNode | null {
+function nextInOrder(
+  prev: ChildNode | ParentNode | null,
+  current: ChildNode | ParentNode,
+): ChildNode | ParentNode | null {
   const isPre = isTag(current) && current.name === 'pre';
   if ((prev && prev.parent === current) || isPre) return (current as ChildNode).next ?? current.parent;
   if ('children' in current && current.children.length) return current.children[0] as ChildNode;
@@ -168,7 +246,14 @@ function edgeWhitespace(s: string): Edges {
   let a = 0;
   while (a < i && ASCII_SPACE(s.charCodeAt(a))) a++;
   if (i === n) {
-    return { leading: s, leadingAscii: s.slice(0, a), leadingNonAscii: s.slice(a), trailing: '', trailingAscii: '', trailingNonAscii: '' };
+    return {
+      leading: s,
+      leadingAscii: s.slice(0, a),
+      leadingNonAscii: s.slice(a),
+      trailing: '',
+      trailingAscii: '',
+      trailingNonAscii: '',
+    };
   }
   let j = n;
   while (j > i && isSpaceAt(s, j - 1)) j--;
@@ -234,7 +319,10 @@ function escapeMarkdown(s: string): string {
 
 const LANG_CLASS = /(?:^|\s)(?:language|lang|highlight(?:-source)?|brush:?)-?([A-Za-z0-9_+#.-]+)/;
 
-/** Language of a code block from class="language-xx" / "lang-xx" / "highlight-xx" (or data-lang) on pre, code or a wrapper. */
+/**
+ * Language of a code block from class="language-xx" / "lang-xx" / "highlight-xx" (or data-lang) on pre, code or a
+ * wrapper.
+ */
 export function codeLanguage(pre: Element): string {
   const candidates: Element[] = [pre];
   const code = findFirst(pre, (e) => e.name === 'code');
@@ -322,7 +410,12 @@ function buildTable(content: string): string {
   const rows = content
     .split(ROW)
     .slice(1)
-    .map((row) => row.split(CELL).slice(1).map((c) => c.trim()));
+    .map((row) =>
+      row
+        .split(CELL)
+        .slice(1)
+        .map((c) => c.trim()),
+    );
   const nonEmpty = rows.filter((r) => r.length > 0);
   if (nonEmpty.length === 0) return '';
   const cols = Math.max(...nonEmpty.map((r) => r.length));
@@ -504,7 +597,9 @@ class Converter {
 
 /** Tidy-up the brief asks for: no trailing spaces, at most one blank line, trimmed. */
 export function normalizeMarkdown(md: string): string {
-  return stripTrailingBlanks(md).replace(/\n{3,}/g, '\n\n').trim();
+  return stripTrailingBlanks(md)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

@@ -1,6 +1,16 @@
-// Reads page metadata (title, description, language, canonical, Open Graph and a few common extras) from the parsed document.
+// Reads page metadata (title, description, language, canonical, Open Graph and a few common extras) from the parsed
+// document.
 import { toAbsoluteUrl } from './absolutize.js';
-import { closest, collapseWhitespace, contains, getAttr, parsedTags, textContent, type Element, type Page } from './dom.js';
+import {
+  closest,
+  collapseWhitespace,
+  contains,
+  getAttr,
+  parsedTags,
+  textContent,
+  type Element,
+  type Page,
+} from './dom.js';
 
 export interface PageMetadata {
   /** <title>, else og:title, else first h1, else ''. */
@@ -44,7 +54,13 @@ function titleElementText(page: Page): string {
 /** `rel` is a space-separated, case-insensitive list of link types. */
 function relHas(el: Element, type: string): boolean {
   const rel = getAttr(el, 'rel');
-  return rel !== null && rel.toLowerCase().split(/[\t\n\f\r ]+/).includes(type);
+  return (
+    rel !== null &&
+    rel
+      .toLowerCase()
+      .split(/[\t\n\f\r ]+/)
+      .includes(type)
+  );
 }
 
 function linkHref(page: Page, types: ReadonlyArray<string>): string | undefined {

@@ -1,4 +1,5 @@
-// Removes boilerplate that article extractors keep inside the content: navigation, captions, datelines, share/related/newsletter blocks.
+// Removes boilerplate that article extractors keep inside the content: navigation, captions, datelines,
+// share/related/newsletter blocks.
 import {
   byTag,
   collapsedTextLength,
@@ -46,18 +47,55 @@ function isStructural(el: Element): boolean {
  * "share-bar" and "c-related__list" match while "shared-content" or "unrelated" do not.
  */
 const WIDGET_WORDS = new Set([
-  'share', 'sharing', 'social', 'sharebar', 'related', 'recirc', 'recirculation', 'newsletter', 'subscribe',
-  'subscription', 'signup', 'promo', 'byline', 'dateline', 'timestamp', 'breadcrumb', 'breadcrumbs', 'tags',
-  'caption', 'credit', 'credits', 'teaser', 'outbrain', 'taboola', 'advert', 'advertisement', 'sponsored',
-  'readmore', 'rail', 'disclaimer', 'bio', 'author', 'comments', 'print', 'copyright',
+  'share',
+  'sharing',
+  'social',
+  'sharebar',
+  'related',
+  'recirc',
+  'recirculation',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'promo',
+  'byline',
+  'dateline',
+  'timestamp',
+  'breadcrumb',
+  'breadcrumbs',
+  'tags',
+  'caption',
+  'credit',
+  'credits',
+  'teaser',
+  'outbrain',
+  'taboola',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'readmore',
+  'rail',
+  'disclaimer',
+  'bio',
+  'author',
+  'comments',
+  'print',
+  'copyright',
   // Hover cards: a person's or term's card (photo, name, latest headlines) written inside the
   // sentence that names them and shown only on hover ("rollover-people-block", "hovercard",
   // "popover", "tooltip"); as text it splits the sentence with a list of headlines.
-  'rollover', 'hovercard', 'popover', 'tooltip',
+  'rollover',
+  'hovercard',
+  'popover',
+  'tooltip',
   // Ad slots ("ad-container", "ad slot"; whole words, so "add", "head" or "loadMore" never match) and
   // the notices a script replaces ("slideshow-noscript": "This slideshow requires JavaScript"), and
   // "robots-nocontent", the class publishers put on what is not the page's content.
-  'ad', 'ads', 'noscript', 'nocontent',
+  'ad',
+  'ads',
+  'noscript',
+  'nocontent',
 ]);
 
 /** Words of class and id, split on space, "-", "_" and camelCase ("imageCaption" -> image, caption). */
@@ -119,7 +157,11 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
   if (!skip.has('classes')) {
     const hits: Element[] = [];
     // Figure captions are content whatever their classes say ("wp-caption-text", "credit").
-    for (const el of findAllOutside(root, (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null, 'figcaption')) {
+    for (const el of findAllOutside(
+      root,
+      (e) => getAttr(e, 'class') !== null || getAttr(e, 'id') !== null,
+      'figcaption',
+    )) {
       const words = classWords(el);
       if (!words.some((w) => WIDGET_WORDS.has(w))) continue;
       // Embedded posts (tweets, Instagram) sit in "social-embed" wrappers but are quoted content.
@@ -135,7 +177,11 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
     for (const time of byTag(root, 'time')) {
       // The smallest block around a <time> that is still short: a dateline, not a sentence mentioning a date.
       let block: Element = time;
-      for (let parent = parentElement(block); parent && parent !== root && wordCountOf(parent, 25) <= 25; parent = parentElement(block)) {
+      for (
+        let parent = parentElement(block);
+        parent && parent !== root && wordCountOf(parent, 25) <= 25;
+        parent = parentElement(block)
+      ) {
         block = parent;
       }
       if (block.parent && wordCountOf(block, 25) <= 25) removeNode(block);
@@ -143,7 +189,11 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
   }
 
   if (!skip.has('datelines') || !skip.has('labels') || !skip.has('shortcodes')) {
-    removeLineBlocks(root, { dates: !skip.has('datelines'), labels: !skip.has('labels'), shortcodes: !skip.has('shortcodes') });
+    removeLineBlocks(root, {
+      dates: !skip.has('datelines'),
+      labels: !skip.has('labels'),
+      shortcodes: !skip.has('shortcodes'),
+    });
   }
 
   if (!skip.has('orphanheadings')) removeOrphanHeadings(root);
@@ -158,7 +208,8 @@ export function postFilter(root: Element, opts: PostFilterOptions = {}): void {
       const density = linkTextLen(el) / len;
       const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
       // Lists of links (related stories, breadcrumbs) and link-only paragraphs ("READ MORE: ...").
-      if ((isList && density >= 0.7) || (density >= 0.8 && (el.name !== 'p' || wordCountOf(el, 40) <= 40))) removeNode(el);
+      if ((isList && density >= 0.7) || (density >= 0.8 && (el.name !== 'p' || wordCountOf(el, 40) <= 40)))
+        removeNode(el);
     }
   }
 
@@ -177,22 +228,91 @@ const LINE_BLOCK_TAGS = new Set(['p', 'div', 'li', 'dd']);
  * these alone.
  */
 const UI_LABELS = new Set([
-  'advertisement', 'advertisements', 'advert', 'adverts', 'ad', 'ads', 'sponsored', 'anzeige', 'werbung',
-  'publicité', 'publicidad', 'publicidade', 'pubblicità', 'reklama', 'reklame', 'iklan', 'advertentie',
-  'continue reading below', 'story continues below', 'article continues below', 'content continues below',
-  'continue reading below advertisement', 'story continues below advertisement', 'article continues below advertisement',
-  'advertisement continue reading below', 'advertisement story continues below', 'scroll to continue with content',
-  'caption', 'close', 'hide caption', 'show caption', 'toggle caption', 'enlarge', 'enlarge this image', 'expand',
-  'fullscreen', 'full screen', 'next', 'previous', 'prev', 'next slide', 'previous slide',
-  'loading', 'loading content', 'read more', 'show more', 'load more', 'see more', 'view comments', 'comments',
-  'leave a comment', 'add a comment', 'back to top', 'skip advertisement', 'skip ad',
+  'advertisement',
+  'advertisements',
+  'advert',
+  'adverts',
+  'ad',
+  'ads',
+  'sponsored',
+  'anzeige',
+  'werbung',
+  'publicité',
+  'publicidad',
+  'publicidade',
+  'pubblicità',
+  'reklama',
+  'reklame',
+  'iklan',
+  'advertentie',
+  'continue reading below',
+  'story continues below',
+  'article continues below',
+  'content continues below',
+  'continue reading below advertisement',
+  'story continues below advertisement',
+  'article continues below advertisement',
+  'advertisement continue reading below',
+  'advertisement story continues below',
+  'scroll to continue with content',
+  'caption',
+  'close',
+  'hide caption',
+  'show caption',
+  'toggle caption',
+  'enlarge',
+  'enlarge this image',
+  'expand',
+  'fullscreen',
+  'full screen',
+  'next',
+  'previous',
+  'prev',
+  'next slide',
+  'previous slide',
+  'loading',
+  'loading content',
+  'read more',
+  'show more',
+  'load more',
+  'see more',
+  'view comments',
+  'comments',
+  'leave a comment',
+  'add a comment',
+  'back to top',
+  'skip advertisement',
+  'skip ad',
   // Titles of recirculation boxes, left alone in a block when their links are gone or set apart.
-  "don't miss", 'don’t miss', 'related', 'related articles', 'related stories', 'related news', 'related posts',
-  'read also', 'also read', 'see also', 'more stories', 'more news', 'recommended', 'recommended for you',
-  'you may also like', 'you might also like', 'most read', 'most popular', 'trending', 'trending now', 'top stories',
-  'latest news', 'breaking news', "editor's picks", 'editor’s picks', 'highlights',
+  "don't miss",
+  'don’t miss',
+  'related',
+  'related articles',
+  'related stories',
+  'related news',
+  'related posts',
+  'read also',
+  'also read',
+  'see also',
+  'more stories',
+  'more news',
+  'recommended',
+  'recommended for you',
+  'you may also like',
+  'you might also like',
+  'most read',
+  'most popular',
+  'trending',
+  'trending now',
+  'top stories',
+  'latest news',
+  'breaking news',
+  "editor's picks",
+  'editor’s picks',
+  'highlights',
 ]);
-const UI_COUNTER = /^(?:(?:image|photo|picture|slide|foto|bild)\s+)?\d+\s*(?:of|\/|von|de|sur)\s*\/?\s*\d+$|^\d+\s+comments?$/;
+const UI_COUNTER =
+  /^(?:(?:image|photo|picture|slide|foto|bild)\s+)?\d+\s*(?:of|\/|von|de|sur)\s*\/?\s*\d+$|^\d+\s+comments?$/;
 
 /** Reading-time notes: "5 min read", "Reading time: 1 minute", "Tempo de leitura: 1 minuto", "Lesezeit: 3 Minuten". */
 const READING_TIME =
@@ -244,7 +364,12 @@ function removeLineBlocks(root: Element, rules: { dates: boolean; labels: boolea
     if (text === null || isMedia(el)) return null;
     if (LINE_BLOCK_TAGS.has(el.name) && el !== root) {
       const line = collapseWhitespace(text);
-      if ((rules.dates && isDateOnly(line)) || (rules.labels && isUiLabel(line)) || (rules.shortcodes && isShortcode(line))) hits.push(el);
+      if (
+        (rules.dates && isDateOnly(line)) ||
+        (rules.labels && isUiLabel(line)) ||
+        (rules.shortcodes && isShortcode(line))
+      )
+        hits.push(el);
     }
     return text;
   };
@@ -315,7 +440,9 @@ function removeCardLists(root: Element, total: number): void {
     if (kids.length < 3) continue;
     const cls = kids[0] ? getAttr(kids[0], 'class') : null;
     if (!cls || !kids.every((k) => getAttr(k, 'class') === cls)) continue;
-    const cardLike = kids.every((k) => findFirst(k, (e) => e.name === 'a' && getAttr(e, 'href') !== null) !== null && wordCountOf(k, 30) <= 30);
+    const cardLike = kids.every(
+      (k) => findFirst(k, (e) => e.name === 'a' && getAttr(e, 'href') !== null) !== null && wordCountOf(k, 30) <= 30,
+    );
     const max = total * 0.3;
     if (cardLike && collapsedTextLength(container, max) <= max) removeNode(container);
   }
@@ -323,11 +450,20 @@ function removeCardLists(root: Element, total: number): void {
 
 /** [pattern, max words]: bylines/datelines/credits are short; calls to action a little longer. */
 const EDGE_PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^(?:by|von|par|por|posted|published|updated|last (?:modified|updated)|filed under|source|image|photo|credit)\b/i, 15],
+  [
+    /^(?:by|von|par|por|posted|published|updated|last (?:modified|updated)|filed under|source|image|photo|credit)\b/i,
+    15,
+  ],
   [/\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b.*\b\d{1,2}[:.]\d{2}\b/i, 15],
   // Affiliate disclosures, at the top or the bottom of blog posts ("This post may contain affiliate links").
-  [/\b(?:may contain|contains|includes|uses|use) (?:affiliate|referral)\b|\baffiliate links?\b.*\b(?:commission|disclosure)\b/i, 60],
-  [/\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i, 30],
+  [
+    /\b(?:may contain|contains|includes|uses|use) (?:affiliate|referral)\b|\baffiliate links?\b.*\b(?:commission|disclosure)\b/i,
+    60,
+  ],
+  [
+    /\b(?:you (?:may|might) also like|related (?:articles|stories|posts|news)|read more|see also|more from|recommended|sign up|subscribe|newsletter|follow (?:us|me|him|her)|share this|all rights reserved|copyright|©)\b/i,
+    30,
+  ],
 ];
 
 const LEAF_BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'table', 'figure']);
@@ -412,7 +548,9 @@ function trimEdges(root: Element): void {
         fromEnd &&
         words > 0 &&
         words <= 80 &&
-        (CLOSING_PITCH.test(text) || (words <= 40 && /\bclick here\b/i.test(text)) || (block.name === 'p' && isLinkOnly(block, text)));
+        (CLOSING_PITCH.test(text) ||
+          (words <= 40 && /\bclick here\b/i.test(text)) ||
+          (block.name === 'p' && isLinkOnly(block, text)));
       const danglingHeading = fromEnd && isHeading && words <= 12;
       // A closing note in italics (author bio, promo, affiliate disclosure), not a quote or a list.
       // Corrections and updates amend the article and stay ("*Correction added Nov. 18: ...*").
@@ -426,7 +564,11 @@ function trimEdges(root: Element): void {
       if (!(empty || boiler || danglingHeading || italicNote || pitch)) break;
       // Remove the block and any wrappers it leaves empty.
       let target: Element = block;
-      for (let parent = parentElement(target); parent && parent !== root && elementChildren(parent).length === 1; parent = parentElement(target)) {
+      for (
+        let parent = parentElement(target);
+        parent && parent !== root && elementChildren(parent).length === 1;
+        parent = parentElement(target)
+      ) {
         target = parent;
       }
       removeNode(target);

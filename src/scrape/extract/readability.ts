@@ -1,4 +1,5 @@
-// Main-content scoring: Mozilla Readability 0.6's algorithm ported to the domhandler tree, with the behaviour it had on linkedom.
+// Main-content scoring: Mozilla Readability 0.6's algorithm ported to the domhandler tree, with the behaviour it had on
+// linkedom.
 /*
  * Port of @mozilla/readability 0.6.0 (Readability.js), Copyright (c) 2010 Arc90 Inc and Mozilla,
  * licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).
@@ -88,12 +89,61 @@ const RE = {
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 const DIV_TO_P_ELEMS = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul']);
 const ALTER_TO_DIV_EXCEPTIONS = new Set(['div', 'article', 'section', 'p', 'ol', 'ul']);
-const PRESENTATIONAL_ATTRIBUTES = ['align', 'background', 'bgcolor', 'border', 'cellpadding', 'cellspacing', 'frame', 'hspace', 'rules', 'style', 'valign', 'vspace'];
+const PRESENTATIONAL_ATTRIBUTES = [
+  'align',
+  'background',
+  'bgcolor',
+  'border',
+  'cellpadding',
+  'cellspacing',
+  'frame',
+  'hspace',
+  'rules',
+  'style',
+  'valign',
+  'vspace',
+];
 const DEPRECATED_SIZE_ATTRIBUTE_ELEMS = new Set(['table', 'th', 'td', 'hr', 'pre']);
 const PHRASING_ELEMS = new Set([
-  'abbr', 'audio', 'b', 'bdo', 'br', 'button', 'cite', 'code', 'data', 'datalist', 'dfn', 'em', 'embed', 'i', 'img',
-  'input', 'kbd', 'label', 'mark', 'math', 'meter', 'noscript', 'object', 'output', 'progress', 'q', 'ruby', 'samp',
-  'script', 'select', 'small', 'span', 'strong', 'sub', 'sup', 'textarea', 'time', 'var', 'wbr',
+  'abbr',
+  'audio',
+  'b',
+  'bdo',
+  'br',
+  'button',
+  'cite',
+  'code',
+  'data',
+  'datalist',
+  'dfn',
+  'em',
+  'embed',
+  'i',
+  'img',
+  'input',
+  'kbd',
+  'label',
+  'mark',
+  'math',
+  'meter',
+  'noscript',
+  'object',
+  'output',
+  'progress',
+  'q',
+  'ruby',
+  'samp',
+  'script',
+  'select',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'textarea',
+  'time',
+  'var',
+  'wbr',
 ]);
 const EMBED_TAGS = new Set(['object', 'embed', 'iframe']);
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -244,7 +294,12 @@ class TextLengths {
       else continue;
       if (part.length === 0) continue;
       if (acc.length === 0) acc = part;
-      else acc = { length: acc.length + part.length - (acc.trail && part.lead ? 1 : 0), lead: acc.lead, trail: part.trail };
+      else
+        acc = {
+          length: acc.length + part.length - (acc.trail && part.lead ? 1 : 0),
+          lead: acc.lead,
+          trail: part.trail,
+        };
     }
     this.summaries.set(node, acc);
     return acc;
@@ -565,7 +620,13 @@ class Reader {
     for (const img of tagsUnder(page, 'img')) {
       let keep = false;
       for (const [name, value] of Object.entries(img.attribs)) {
-        if (name === 'src' || name === 'srcset' || name === 'data-src' || name === 'data-srcset' || /\.(jpg|jpeg|png|webp)/i.test(value)) {
+        if (
+          name === 'src' ||
+          name === 'srcset' ||
+          name === 'data-src' ||
+          name === 'data-srcset' ||
+          /\.(jpg|jpeg|png|webp)/i.test(value)
+        ) {
           keep = true;
           break;
         }
@@ -738,7 +799,9 @@ class Reader {
       if (wordCount(curTitle) < 3) curTitle = origTitle.replace(/^[^|\-\\/>»]*[|\-\\/>»]/gi, '');
     } else if (curTitle.includes(': ')) {
       const trimmedTitle = curTitle.trim();
-      const match = [...tagsUnder(this.page, 'h1'), ...tagsUnder(this.page, 'h2')].some((h) => textContent(h).trim() === trimmedTitle);
+      const match = [...tagsUnder(this.page, 'h1'), ...tagsUnder(this.page, 'h2')].some(
+        (h) => textContent(h).trim() === trimmedTitle,
+      );
       if (!match) {
         curTitle = origTitle.substring(origTitle.lastIndexOf(':') + 1);
         if (wordCount(curTitle) < 3) {
@@ -765,7 +828,8 @@ class Reader {
 
   private getArticleMetadata(jsonld: JsonLdMetadata): void {
     const values = new Map<string, string>();
-    const propertyPattern = /\s*(article|dc|dcterm|og|twitter)\s*:\s*(author|creator|description|published_time|title|site_name)\s*/gi;
+    const propertyPattern =
+      /\s*(article|dc|dcterm|og|twitter)\s*:\s*(author|creator|description|published_time|title|site_name)\s*/gi;
     const namePattern =
       /^\s*(?:(dc|dcterm|og|twitter|parsely|weibo:(article|webpage))\s*[-.:]\s*)?(author|creator|pub-date|description|title|site_name)\s*$/i;
     for (const element of tagsUnder(this.page, 'meta')) {
@@ -795,8 +859,10 @@ class Reader {
       v('parsely-title');
     if (!title) title = this.getArticleTitle();
     const articleAuthorValue = values.get('article:author');
-    const articleAuthor = articleAuthorValue !== undefined && !isUrl(articleAuthorValue) ? articleAuthorValue : undefined;
-    const byline = jsonld.byline || v('dc:creator') || v('dcterm:creator') || v('author') || v('parsely-author') || articleAuthor;
+    const articleAuthor =
+      articleAuthorValue !== undefined && !isUrl(articleAuthorValue) ? articleAuthorValue : undefined;
+    const byline =
+      jsonld.byline || v('dc:creator') || v('dcterm:creator') || v('author') || v('parsely-author') || articleAuthor;
     this.articleTitle = unescapeHtmlEntities(title) ?? '';
     this.metadataByline = unescapeHtmlEntities(byline);
   }
@@ -808,7 +874,9 @@ class Reader {
       styleValue(node, 'display') != 'none' &&
       styleValue(node, 'visibility') != 'hidden' &&
       !hasAttr(node, 'hidden') &&
-      (!hasAttr(node, 'aria-hidden') || getAttr(node, 'aria-hidden') != 'true' || className(node).includes('fallback-image'))
+      (!hasAttr(node, 'aria-hidden') ||
+        getAttr(node, 'aria-hidden') != 'true' ||
+        className(node).includes('fallback-image'))
     );
   }
 
@@ -969,7 +1037,18 @@ class Reader {
 
   /** What _cleanConditionally counts under a node, in one walk (Readability makes one query per item). */
   private census(node: Element): Census {
-    const c: Census = { p: 0, img: 0, li: 0, input: 0, listText: 0, headingText: 0, textishText: 0, embeds: 0, videoEmbed: false, dataTable: false };
+    const c: Census = {
+      p: 0,
+      img: 0,
+      li: 0,
+      input: 0,
+      listText: 0,
+      headingText: 0,
+      textishText: 0,
+      embeds: 0,
+      videoEmbed: false,
+      dataTable: false,
+    };
     const lengths = this.lengths;
     const len = (el: Element): number => (lengths ? lengths.length(el) : innerTextLength(el));
     const walk = (parent: Element): void => {
@@ -1033,7 +1112,12 @@ class Reader {
       (!isFigureChild && img > 1 && p / img < 0.5) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
-      (!isList && !isFigureChild && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+      (!isList &&
+        !isFigureChild &&
+        headingDensity < 0.9 &&
+        contentLength < 25 &&
+        (img === 0 || img > 2) &&
+        linkDensity > 0) ||
       (!isList && weight < 25 && linkDensity > 0.2) ||
       (weight >= 25 && linkDensity > 0.5) ||
       (embedCount === 1 && contentLength < 75) ||
@@ -1076,7 +1160,10 @@ class Reader {
     this.clean(articleContent, CLEAN_FIRST);
 
     for (const topCandidate of elementChildren(articleContent)) {
-      this.cleanMatchedNodes(topCandidate, (node, matchString) => RE.shareElements.test(matchString) && textContent(node).length < CHAR_THRESHOLD);
+      this.cleanMatchedNodes(
+        topCandidate,
+        (node, matchString) => RE.shareElements.test(matchString) && textContent(node).length < CHAR_THRESHOLD,
+      );
     }
 
     this.clean(articleContent, CLEAN_AFTER_SHARE);
@@ -1115,7 +1202,6 @@ class Reader {
 
   /* ----- the article ----- */
 
-  /* eslint-disable-next-line complexity */
   private grabArticle(): Element | null {
     const page = this.page.body;
     const pageCache = page.children.map((c) => cloneNode(c, true));
@@ -1290,10 +1376,13 @@ class Reader {
             let listsContainingThisAncestor = 0;
             for (
               let ancestorIndex = 0;
-              ancestorIndex < alternativeCandidateAncestors.length && listsContainingThisAncestor < MINIMUM_TOPCANDIDATES;
+              ancestorIndex < alternativeCandidateAncestors.length &&
+              listsContainingThisAncestor < MINIMUM_TOPCANDIDATES;
               ancestorIndex++
             ) {
-              listsContainingThisAncestor += Number((alternativeCandidateAncestors[ancestorIndex] as ParentNode[]).includes(ancestor));
+              listsContainingThisAncestor += Number(
+                (alternativeCandidateAncestors[ancestorIndex] as ParentNode[]).includes(ancestor),
+              );
             }
             if (listsContainingThisAncestor >= MINIMUM_TOPCANDIDATES) {
               topCandidate = asElement(ancestor);
@@ -1326,7 +1415,10 @@ class Reader {
 
         // An only child is replaced by its parent, so that sibling joining sees the parent's siblings.
         parentOfTopCandidate = topCandidate.parent;
-        while (climbName(parentOfTopCandidate) !== 'body' && elementChildren(parentOfTopCandidate as ParentNode).length == 1) {
+        while (
+          climbName(parentOfTopCandidate) !== 'body' &&
+          elementChildren(parentOfTopCandidate as ParentNode).length == 1
+        ) {
           topCandidate = asElement(parentOfTopCandidate as ParentNode);
           parentOfTopCandidate = topCandidate.parent;
         }
@@ -1357,7 +1449,12 @@ class Reader {
               const nodeLength = this.textLength(sibling);
               if (nodeLength > 80 && linkDensity < 0.25) {
                 append = true;
-              } else if (nodeLength < 80 && nodeLength > 0 && linkDensity === 0 && getInnerText(sibling).search(/\.( |$)/) !== -1) {
+              } else if (
+                nodeLength < 80 &&
+                nodeLength > 0 &&
+                linkDensity === 0 &&
+                getInnerText(sibling).search(/\.( |$)/) !== -1
+              ) {
                 append = true;
               }
             }
@@ -1466,4 +1563,3 @@ class Reader {
 export function readArticle(page: Page, onTitle?: (title: string) => void): ReadabilityResult | null {
   return new Reader(page).parse(onTitle);
 }
-

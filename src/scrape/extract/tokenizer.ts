@@ -1,4 +1,5 @@
-// htmlparser2's tokenizer with native string searches where it scans characters one by one (text, quoted attribute values, script/style bodies).
+// htmlparser2's tokenizer with native string searches where it scans characters one by one (text, quoted attribute
+// values, script/style bodies).
 import { Tokenizer } from 'htmlparser2';
 
 /*
@@ -31,7 +32,10 @@ const TEXT_STOP = /[<&]/g;
 const DOUBLE_QUOTED_STOP = /["&]/g;
 const SINGLE_QUOTED_STOP = /['&]/g;
 
-/** Moves `t.index` to just before the next match of `re` after the current character (the parse loop then steps onto it). */
+/**
+ * Moves `t.index` to just before the next match of `re` after the current character (the parse loop then steps onto
+ * it).
+ */
 function skipTo(t: TokenizerInternals, re: RegExp): void {
   re.lastIndex = t.index + 1 - t.offset;
   const m = re.exec(t.buffer);
@@ -42,7 +46,11 @@ type TokenizerClass = typeof Tokenizer;
 
 function makeFastTokenizer(): TokenizerClass | null {
   const proto = Tokenizer.prototype as unknown as Partial<TokenizerInternals>;
-  if (typeof proto.fastForwardTo !== 'function' || typeof proto.stateText !== 'function' || typeof proto.handleInAttributeValue !== 'function') {
+  if (
+    typeof proto.fastForwardTo !== 'function' ||
+    typeof proto.stateText !== 'function' ||
+    typeof proto.handleInAttributeValue !== 'function'
+  ) {
     return null;
   }
   const stockText = proto.stateText;
@@ -68,7 +76,11 @@ function makeFastTokenizer(): TokenizerClass | null {
   };
 
   // In a quoted value only the closing quote and "&" do anything.
-  fast.handleInAttributeValue = function handleInAttributeValue(this: TokenizerInternals, c: number, quote: number): void {
+  fast.handleInAttributeValue = function handleInAttributeValue(
+    this: TokenizerInternals,
+    c: number,
+    quote: number,
+  ): void {
     if (c === quote || c === AMP) stockAttributeValue.call(this, c, quote);
     else if (quote === DOUBLE_QUOTE) skipTo(this, DOUBLE_QUOTED_STOP);
     else if (quote === SINGLE_QUOTE) skipTo(this, SINGLE_QUOTED_STOP);

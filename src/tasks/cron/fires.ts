@@ -1,7 +1,20 @@
 // Whether a parsed expression can ever run: a pure calendar check, no search over years.
 import type { CronIssue, ParsedCron } from './parse.js';
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Days in a month in the longest year: February counts 29 (a Feb 29 expression runs in leap years). */
 export function maxDaysIn(month: number): number {
@@ -9,7 +22,9 @@ export function maxDaysIn(month: number): number {
 }
 
 function list(items: string[], conjunction: string): string {
-  return items.length === 1 ? (items[0] as string) : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1) as string}`;
+  return items.length === 1
+    ? (items[0] as string)
+    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1) as string}`;
 }
 
 /**

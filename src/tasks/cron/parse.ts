@@ -95,7 +95,10 @@ function expandItem(item: string, spec: FieldSpec, raw: string, into: Set<number
     const dash = base.indexOf('-');
     if (dash < 0) {
       // Vixie cron reads `5/15` as the number 5 followed by junk: a step needs a range or `*`.
-      if (slash >= 0) fail(`${spec.name} step in '${item}' needs '*' or a range before it (e.g. '*/${step}' or '${base}-${spec.max}/${step}')`);
+      if (slash >= 0)
+        fail(
+          `${spec.name} step in '${item}' needs '*' or a range before it (e.g. '*/${step}' or '${base}-${spec.max}/${step}')`,
+        );
       low = high = parseValue(base, spec, raw);
     } else {
       low = parseValue(base.slice(0, dash), spec, raw);

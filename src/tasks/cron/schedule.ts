@@ -1,4 +1,5 @@
-// Next-run computation: croner finds matching wall-clock minutes, this module maps them to instants with Vixie cron's DST rules.
+// Next-run computation: croner finds matching wall-clock minutes, this module maps them to instants with Vixie cron's
+// DST rules.
 import { Cron } from 'croner';
 import { neverRuns } from './fires.js';
 import { parseCron, type CronIssue, type ParsedCron } from './parse.js';
@@ -73,7 +74,9 @@ function addYears(instant: number, years: number): number {
   return d.getTime();
 }
 
-/** The largest offset in force during the MAX_SHIFT before `instant` (an instant earlier than it reads at most this). */
+/**
+ * The largest offset in force during the MAX_SHIFT before `instant` (an instant earlier than it reads at most this).
+ */
 function maxOffsetBefore(zone: string, instant: number): number {
   return Math.max(offsetAt(zone, instant), offsetAt(zone, instant - MAX_SHIFT));
 }

@@ -63,13 +63,26 @@ function intlOffset(zone: string, instant: number): number {
   let second = 0;
   for (const part of formatter(zone).formatToParts(whole)) {
     switch (part.type) {
-      case 'year': year = Number(part.value); break;
-      case 'month': month = Number(part.value); break;
-      case 'day': day = Number(part.value); break;
-      case 'hour': hour = Number(part.value); break;
-      case 'minute': minute = Number(part.value); break;
-      case 'second': second = Number(part.value); break;
-      default: break;
+      case 'year':
+        year = Number(part.value);
+        break;
+      case 'month':
+        month = Number(part.value);
+        break;
+      case 'day':
+        day = Number(part.value);
+        break;
+      case 'hour':
+        hour = Number(part.value);
+        break;
+      case 'minute':
+        minute = Number(part.value);
+        break;
+      case 'second':
+        second = Number(part.value);
+        break;
+      default:
+        break;
     }
   }
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
@@ -115,7 +128,10 @@ function loadBucket(zone: string, index: number): Bucket {
   const changes: Array<{ at: number; offset: number }> = [];
   for (let i = 1; i < points.length; i++) {
     if (offsets[i] !== offsets[i - 1]) {
-      changes.push({ at: findChange(zone, points[i - 1] as number, points[i] as number), offset: offsets[i] as number });
+      changes.push({
+        at: findChange(zone, points[i - 1] as number, points[i] as number),
+        offset: offsets[i] as number,
+      });
     }
   }
   return { base: offsets[0] as number, changes };
@@ -153,7 +169,11 @@ export type WallTime =
 
 export function resolveWallTime(zone: string, local: number): WallTime {
   const guess = local - offsetAt(zone, local);
-  const candidates = new Set([offsetAt(zone, guess - MAX_SHIFT), offsetAt(zone, guess), offsetAt(zone, guess + MAX_SHIFT)]);
+  const candidates = new Set([
+    offsetAt(zone, guess - MAX_SHIFT),
+    offsetAt(zone, guess),
+    offsetAt(zone, guess + MAX_SHIFT),
+  ]);
   const instants: number[] = [];
   for (const offset of candidates) {
     const instant = local - offset;

@@ -85,7 +85,8 @@ describe('normalizeUrl', () => {
     ['https://example.com/A', 'https://example.com/a'],
     ['https://example.com/a%2Fb', 'https://example.com/a/b'],
   ];
-  for (const [a, b] of differentPages) it(`${a} and ${b} stay different`, () => assert.notEqual(normalizeUrl(a), normalizeUrl(b)));
+  for (const [a, b] of differentPages)
+    it(`${a} and ${b} stay different`, () => assert.notEqual(normalizeUrl(a), normalizeUrl(b)));
 
   it('never throws on odd input', () => {
     const odd: unknown[] = [undefined, null, 42, {}, '\u0000', 'http://[::1', 'http://a.com/%', 'x'.repeat(100_000)];

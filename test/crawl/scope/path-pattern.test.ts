@@ -158,19 +158,59 @@ describe('pattern lists', () => {
 
 describe('isValidPathPattern', () => {
   const valid = [
-    '/blog/*', '/blog/**', '/', '/**', '**', 'blog/*', '*.html', '/a?c', '/{a,b}/*', '/[abc]', '/v@(1|2)',
-    '/wiki/Foo_(bar)', '/café/*', '/caf%C3%A9', '/my page', '  /trimmed/*  ', '/a/\\[literal', '/a/b}',
-    'https://example.com/blog/*', 'http://example.com', 'HTTPS://Example.com/*', 'https://*.example.com/**',
-    'https://example.com:8080/*', 'https://example.com/page?ref=*', '/x'.repeat(1024),
+    '/blog/*',
+    '/blog/**',
+    '/',
+    '/**',
+    '**',
+    'blog/*',
+    '*.html',
+    '/a?c',
+    '/{a,b}/*',
+    '/[abc]',
+    '/v@(1|2)',
+    '/wiki/Foo_(bar)',
+    '/café/*',
+    '/caf%C3%A9',
+    '/my page',
+    '  /trimmed/*  ',
+    '/a/\\[literal',
+    '/a/b}',
+    'https://example.com/blog/*',
+    'http://example.com',
+    'HTTPS://Example.com/*',
+    'https://*.example.com/**',
+    'https://example.com:8080/*',
+    'https://example.com/page?ref=*',
+    '/x'.repeat(1024),
   ];
   const invalid = [
-    '', '   ', '/a\nb', '/a\tb', '/a\u0000', '/[abc', '/(abc', '/{a,b', '/abc]', '/abc)', 'https://', 'https:///path',
-    'http://exa mple.com/*', 'ftp://example.com/*', 'file:///etc/passwd', 'ws://example.com/*', 'http*://example.com/*', '/x'.repeat(1025),
+    '',
+    '   ',
+    '/a\nb',
+    '/a\tb',
+    '/a\u0000',
+    '/[abc',
+    '/(abc',
+    '/{a,b',
+    '/abc]',
+    '/abc)',
+    'https://',
+    'https:///path',
+    'http://exa mple.com/*',
+    'ftp://example.com/*',
+    'file:///etc/passwd',
+    'ws://example.com/*',
+    'http*://example.com/*',
+    '/x'.repeat(1025),
   ];
-  for (const pattern of valid) it(`accepts ${JSON.stringify(pattern.slice(0, 40))}`, () => assert.equal(isValidPathPattern(pattern), true));
-  for (const pattern of invalid) it(`refuses ${JSON.stringify(pattern.slice(0, 40))}`, () => assert.equal(isValidPathPattern(pattern), false));
+  for (const pattern of valid)
+    it(`accepts ${JSON.stringify(pattern.slice(0, 40))}`, () => assert.equal(isValidPathPattern(pattern), true));
+  for (const pattern of invalid)
+    it(`refuses ${JSON.stringify(pattern.slice(0, 40))}`, () => assert.equal(isValidPathPattern(pattern), false));
   it('refuses non-strings', () => {
     // Deliberately outside the declared type: request bodies are untrusted JSON.
-    for (const value of [undefined, null, 1, {}, ['/a']]) assert.equal(isValidPathPattern(value as unknown as string), false);
+    for (const value of [undefined, null, 1, {}, ['/a']])
+      assert.equal(isValidPathPattern(value as unknown as string), false);
   });
 });

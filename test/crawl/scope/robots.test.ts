@@ -19,8 +19,18 @@ describe('robots.txt rules', () => {
     ['disallow is a prefix, not a segment', 'User-agent: *\nDisallow: /private', '/private-notes', false],
     ['disallow all', 'User-agent: *\nDisallow: /', '/', false],
     ['empty disallow allows all', 'User-agent: *\nDisallow:', '/a', true],
-    ['allow overrides a shorter disallow', 'User-agent: *\nDisallow: /shop/\nAllow: /shop/public/', '/shop/public/x', true],
-    ['longer disallow beats shorter allow', 'User-agent: *\nAllow: /shop/\nDisallow: /shop/cart', '/shop/cart/1', false],
+    [
+      'allow overrides a shorter disallow',
+      'User-agent: *\nDisallow: /shop/\nAllow: /shop/public/',
+      '/shop/public/x',
+      true,
+    ],
+    [
+      'longer disallow beats shorter allow',
+      'User-agent: *\nAllow: /shop/\nDisallow: /shop/cart',
+      '/shop/cart/1',
+      false,
+    ],
     ['allow wins a tie', 'User-agent: *\nDisallow: /page\nAllow: /page', '/page', true],
     ['order of lines does not matter', 'User-agent: *\nAllow: /shop/public/\nDisallow: /shop/', '/shop/public/x', true],
     ['wildcard in the middle', 'User-agent: *\nDisallow: /*/edit', '/wiki/edit', false],
@@ -39,15 +49,45 @@ describe('robots.txt rules', () => {
     ['byte-order mark', '\uFEFFUser-agent: *\nDisallow: /x', '/x', false],
     ['field names are case-insensitive', 'USER-AGENT: *\nDISALLOW: /x', '/x', false],
     // groups
-    ['our group is chosen over *', 'User-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /private', '/a', true],
-    ['our group applies its own rules', 'User-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /private', '/private', false],
-    ['our group with empty disallow allows all', 'User-agent: crawlservice\nDisallow:\n\nUser-agent: *\nDisallow: /', '/a', true],
-    ['group name is case-insensitive', 'User-agent: CRAWLSERVICE\nDisallow: /x\n\nUser-agent: *\nDisallow:', '/x', false],
+    [
+      'our group is chosen over *',
+      'User-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /private',
+      '/a',
+      true,
+    ],
+    [
+      'our group applies its own rules',
+      'User-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /private',
+      '/private',
+      false,
+    ],
+    [
+      'our group with empty disallow allows all',
+      'User-agent: crawlservice\nDisallow:\n\nUser-agent: *\nDisallow: /',
+      '/a',
+      true,
+    ],
+    [
+      'group name is case-insensitive',
+      'User-agent: CRAWLSERVICE\nDisallow: /x\n\nUser-agent: *\nDisallow:',
+      '/x',
+      false,
+    ],
     ['group name with a version', 'User-agent: CrawlService/2.0\nDisallow: /x', '/x', false],
-    ['another bot group does not apply', 'User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /nope', '/a', true],
+    [
+      'another bot group does not apply',
+      'User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /nope',
+      '/a',
+      true,
+    ],
     ['no group for us and no * group', 'User-agent: Googlebot\nDisallow: /', '/a', true],
     ['a group may list several agents', 'User-agent: Googlebot\nUser-agent: CrawlService\nDisallow: /x', '/x', false],
-    ['repeated groups are merged', 'User-agent: CrawlService\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /b', '/b', false],
+    [
+      'repeated groups are merged',
+      'User-agent: CrawlService\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n\nUser-agent: CrawlService\nDisallow: /b',
+      '/b',
+      false,
+    ],
     ['rules before any user-agent are ignored', 'Disallow: /x\nUser-agent: *\nDisallow: /y', '/x', true],
   ];
   for (const [name, body, path, expected] of cases) {
@@ -57,7 +97,14 @@ describe('robots.txt rules', () => {
   it('matches the product token inside a browser-like user agent', () => {
     const body = 'User-agent: *\nDisallow:\n\nUser-agent: crawlservice\nDisallow: /';
     assert.equal(allowed(body, '/a', 'Mozilla/5.0 (compatible; CrawlService/0.1; +https://example.org/bot)'), false);
-    assert.equal(allowed(body, '/a', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Safari/537.36'), true);
+    assert.equal(
+      allowed(
+        body,
+        '/a',
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Safari/537.36',
+      ),
+      true,
+    );
   });
 
   it('allows URLs of other origins: their own robots.txt governs them', () => {
@@ -87,7 +134,11 @@ describe('Crawl-delay', () => {
     ['not a number', 'User-agent: *\nCrawl-delay: soon', undefined],
     ['negative', 'User-agent: *\nCrawl-delay: -3', undefined],
     ['our group wins', 'User-agent: *\nCrawl-delay: 10\n\nUser-agent: CrawlService\nCrawl-delay: 1', 1000],
-    ['our group without a delay has none', 'User-agent: *\nCrawl-delay: 10\n\nUser-agent: CrawlService\nDisallow: /x', undefined],
+    [
+      'our group without a delay has none',
+      'User-agent: *\nCrawl-delay: 10\n\nUser-agent: CrawlService\nDisallow: /x',
+      undefined,
+    ],
     ['another bot delay does not apply', 'User-agent: Googlebot\nCrawl-delay: 10', undefined],
   ];
   for (const [name, body, expected] of cases) {
@@ -99,14 +150,21 @@ describe('Sitemap lines', () => {
   it('are listed, absolute, once each, whatever group they appear in', () => {
     const body = [
       'Sitemap: https://example.com/sitemap.xml',
-      'User-agent: Googlebot', 'Sitemap: /news-sitemap.xml', 'Disallow: /',
-      'sitemap: https://cdn.example.net/s.xml', 'Sitemap: https://example.com/sitemap.xml', 'Sitemap: ftp://example.com/x.xml',
+      'User-agent: Googlebot',
+      'Sitemap: /news-sitemap.xml',
+      'Disallow: /',
+      'sitemap: https://cdn.example.net/s.xml',
+      'Sitemap: https://example.com/sitemap.xml',
+      'Sitemap: ftp://example.com/x.xml',
     ].join('\n');
     assert.deepEqual(parseRobots(ROBOTS_URL, body, UA).sitemaps(), [
-      'https://example.com/sitemap.xml', 'https://example.com/news-sitemap.xml', 'https://cdn.example.net/s.xml',
+      'https://example.com/sitemap.xml',
+      'https://example.com/news-sitemap.xml',
+      'https://cdn.example.net/s.xml',
     ]);
   });
-  it('none -> empty list', () => assert.deepEqual(parseRobots(ROBOTS_URL, 'User-agent: *\nDisallow:', UA).sitemaps(), []));
+  it('none -> empty list', () =>
+    assert.deepEqual(parseRobots(ROBOTS_URL, 'User-agent: *\nDisallow:', UA).sitemaps(), []));
   it('callers cannot change the stored list', () => {
     const rules = parseRobots(ROBOTS_URL, 'Sitemap: /s.xml', UA);
     rules.sitemaps().push('x');
@@ -157,5 +215,6 @@ describe('productToken', () => {
     ['', '*'],
     ['1234', '*'],
   ];
-  for (const [ua, expected] of cases) it(`${JSON.stringify(ua)} -> ${expected}`, () => assert.equal(productToken(ua), expected));
+  for (const [ua, expected] of cases)
+    it(`${JSON.stringify(ua)} -> ${expected}`, () => assert.equal(productToken(ua), expected));
 });

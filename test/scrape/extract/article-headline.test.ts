@@ -1,4 +1,5 @@
-// Main content keeps the article's headline (from h1, h2 or og:title), its byline and its figure captions (issue 13, item 7).
+// Main content keeps the article's headline (from h1, h2 or og:title), its byline and its figure captions (issue 13,
+// item 7).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractPage, type ContentFormat } from '../../../src/scrape/extract/index.js';
@@ -15,7 +16,16 @@ const PARAGRAPHS = `
 const FIRST_SENTENCE = 'Most bread recipes ask for a few hours between mixing and baking.';
 
 /** Chrome that must never reach main content, whatever the article markup. */
-const CHROME_TEXT = ['Notes from a home bakery', 'Recipes', 'Equipment', 'Recent Posts', 'Keeping a rye starter alive', 'Proudly powered by', 'Posted in', 'overnight proof'];
+const CHROME_TEXT = [
+  'Notes from a home bakery',
+  'Recipes',
+  'Equipment',
+  'Recent Posts',
+  'Keeping a rye starter alive',
+  'Proudly powered by',
+  'Posted in',
+  'overnight proof',
+];
 
 interface PageParts {
   /** Extra <head> markup (title and og tags). */
@@ -30,7 +40,9 @@ interface PageParts {
 
 /** A blog theme page: site header, article (header, content, footer), comments, sidebar, site footer. */
 function blogPage(parts: PageParts): string {
-  const head = parts.head ?? `<title>${TITLE} – ${SITE}</title><meta property="og:title" content="${TITLE}"><meta property="og:site_name" content="${SITE}">`;
+  const head =
+    parts.head ??
+    `<title>${TITLE} – ${SITE}</title><meta property="og:title" content="${TITLE}"><meta property="og:site_name" content="${SITE}">`;
   const siteHeader =
     parts.siteHeader ??
     `<header class="site-header"><div class="site-branding"><h1 class="site-title"><a href="/" rel="home">${SITE}</a></h1>
@@ -54,7 +66,12 @@ function blogPage(parts: PageParts): string {
 }
 
 function extract(html: string, formats: ContentFormat[] = ['markdown']) {
-  return extractPage({ html, url: 'https://crumb.test/2026/03/03/why-sourdough-needs-time/', onlyMainContent: true, formats });
+  return extractPage({
+    html,
+    url: 'https://crumb.test/2026/03/03/why-sourdough-needs-time/',
+    onlyMainContent: true,
+    formats,
+  });
 }
 
 function markdownOf(html: string): string {
@@ -66,13 +83,17 @@ function count(haystack: string, needle: string): number {
 }
 
 function assertNoChrome(markdown: string): void {
-  for (const chrome of CHROME_TEXT) assert.ok(!markdown.includes(chrome), `chrome "${chrome}" leaked into:\n${markdown}`);
+  for (const chrome of CHROME_TEXT)
+    assert.ok(!markdown.includes(chrome), `chrome "${chrome}" leaked into:\n${markdown}`);
 }
 
 test('the site-name h1 is never the headline, even when <title> holds it and no og tag names the site', () => {
   // Only <title> to go by: "Why Sourdough Needs Time – The Crumb Journal" holds every word of both
   // headings, but the h2 is the larger part of it.
-  const titleOnly = blogPage({ head: `<title>${TITLE} – ${SITE}</title>`, articleHeader: `<header class="entry-header"><h2 class="entry-title">${TITLE}</h2></header>` });
+  const titleOnly = blogPage({
+    head: `<title>${TITLE} – ${SITE}</title>`,
+    articleHeader: `<header class="entry-header"><h2 class="entry-title">${TITLE}</h2></header>`,
+  });
   // The site header without a home link or a telling class: still the site's name (og:site_name).
   const bareHeader = blogPage({
     siteHeader: `<header><h1>${SITE}</h1><nav><a href="/recipes/">Recipes</a></nav></header>`,
@@ -132,7 +153,13 @@ test('the h1 that is the article title stays the single headline', () => {
   assert.equal(count(markdown, TITLE), 1);
   assertNoChrome(markdown);
   // The article fixture (h1 title, a meta author but no byline on the page) is unchanged.
-  const article = extractPage({ html: fixture('article.html'), url: pageUrl('article'), onlyMainContent: true, formats: ['markdown'] }).markdown ?? '';
+  const article =
+    extractPage({
+      html: fixture('article.html'),
+      url: pageUrl('article'),
+      onlyMainContent: true,
+      formats: ['markdown'],
+    }).markdown ?? '';
   assert.equal(article, fixture('article.md'));
 });
 
@@ -140,7 +167,11 @@ test('pages full of headings and byline-like elements keep the headline and byli
   // Every element a candidate: h2s matching the title, spans with author classes, "By ..." paragraphs.
   const hostile = (n: number): string =>
     `<title>${TITLE} – ${SITE}</title><body><h1>${SITE}</h1>` +
-    Array.from({ length: n }, (_, i) => `<div class="author"><h2>${TITLE} ${i}</h2><span class="byline">By Jane ${i}</span><p>By Jane Doe, ${i}, with some words, and a comma or two.</p></div>`).join('');
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<div class="author"><h2>${TITLE} ${i}</h2><span class="byline">By Jane ${i}</span><p>By Jane Doe, ${i}, with some words, and a comma or two.</p></div>`,
+    ).join('');
   const cpuMs = (html: string): number => {
     let best = Infinity;
     for (let run = 0; run < 3; run++) {
@@ -153,7 +184,10 @@ test('pages full of headings and byline-like elements keep the headline and byli
   };
   const small = cpuMs(hostile(2_000));
   const large = cpuMs(hostile(16_000));
-  assert.ok(large < 16 * small, `8x the elements took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+  assert.ok(
+    large < 16 * small,
+    `8x the elements took ${(large / small).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`,
+  );
 });
 
 test('bylines in the usual markups come right after the headline', () => {
@@ -164,8 +198,14 @@ test('bylines in the usual markups come right after the headline', () => {
       'Posted by Sam Ortiz on March 3, 2026',
     ],
     ['<address class="author">By <a href="/author/lee/">Lee Park</a></address>', 'By Lee Park'],
-    ['<div class="post-info">Written by <a rel="author" href="/author/kim/">Kim Ng</a> · 6 min read</div>', 'Written by Kim Ng · 6 min read'],
-    ['<div class="meta"><span itemprop="author" itemscope><span itemprop="name">Ana Ruiz</span></span></div>', 'Ana Ruiz'],
+    [
+      '<div class="post-info">Written by <a rel="author" href="/author/kim/">Kim Ng</a> · 6 min read</div>',
+      'Written by Kim Ng · 6 min read',
+    ],
+    [
+      '<div class="meta"><span itemprop="author" itemscope><span itemprop="name">Ana Ruiz</span></span></div>',
+      'Ana Ruiz',
+    ],
   ];
   for (const [bylineHtml, byline] of cases) {
     for (const heading of [`<h2 class="entry-title">${TITLE}</h2>`, `<h1 class="entry-title">${TITLE}</h1>`]) {
@@ -173,9 +213,15 @@ test('bylines in the usual markups come right after the headline', () => {
       const siteHeader = heading.startsWith('<h1')
         ? `<header class="site-header"><p class="site-title"><a href="/" rel="home">${SITE}</a></p><nav><ul><li><a href="/recipes/">Recipes</a></li></ul></nav></header>`
         : undefined;
-      const html = blogPage({ siteHeader, articleHeader: `<header class="entry-header">${heading}${bylineHtml}</header>` });
+      const html = blogPage({
+        siteHeader,
+        articleHeader: `<header class="entry-header">${heading}${bylineHtml}</header>`,
+      });
       const markdown = markdownOf(html);
-      assert.ok(markdown.startsWith(`# ${TITLE}\n\n${byline}\n\n${FIRST_SENTENCE}`), `${bylineHtml} under ${heading}:\n${markdown}`);
+      assert.ok(
+        markdown.startsWith(`# ${TITLE}\n\n${byline}\n\n${FIRST_SENTENCE}`),
+        `${bylineHtml} under ${heading}:\n${markdown}`,
+      );
       assert.equal(count(markdown, byline), 1, markdown);
       assert.equal(count(markdown, TITLE), 1, markdown);
       assertNoChrome(markdown);
@@ -223,8 +269,18 @@ test('figure captions are kept once, after their image, including WordPress capt
   const result = extract(html, ['markdown', 'text', 'html']);
   const markdown = result.markdown ?? '';
   assert.equal(count(markdown, 'An open crumb after a 36-hour cold proof.'), 1, markdown);
-  assert.ok(markdown.includes('![An open crumb](https://crumb.test/img/crumb.jpg)\n\nAn open crumb after a 36-hour cold proof.\n\n'), markdown);
-  assert.ok(markdown.includes('![Dough in a banneton](https://crumb.test/img/banneton.jpg)\n\nDough resting in a cane banneton. Photo: Sam Ortiz\n\n'), markdown);
+  assert.ok(
+    markdown.includes(
+      '![An open crumb](https://crumb.test/img/crumb.jpg)\n\nAn open crumb after a 36-hour cold proof.\n\n',
+    ),
+    markdown,
+  );
+  assert.ok(
+    markdown.includes(
+      '![Dough in a banneton](https://crumb.test/img/banneton.jpg)\n\nDough resting in a cane banneton. Photo: Sam Ortiz\n\n',
+    ),
+    markdown,
+  );
   assert.equal(count(markdown, 'Dough resting in a cane banneton.'), 1, markdown);
   assert.equal(count(result.text ?? '', 'An open crumb after a 36-hour cold proof.'), 1, result.text);
   assert.equal(count(result.html ?? '', '<figcaption'), 2, result.html);
@@ -234,7 +290,12 @@ test('figure captions are kept once, after their image, including WordPress capt
 });
 
 test('blog theme (site-name h1, article h2): the h2 is the headline, then the byline and the figure caption; the whole markdown', () => {
-  const { markdown } = extractPage({ html: fixture('blog-h2-title.html'), url: pageUrl('blog-h2-title'), onlyMainContent: true, formats: ['markdown'] });
+  const { markdown } = extractPage({
+    html: fixture('blog-h2-title.html'),
+    url: pageUrl('blog-h2-title'),
+    onlyMainContent: true,
+    formats: ['markdown'],
+  });
   const expected = fixture('blog-h2-title.md');
   assert.ok(markdown === expected, `markdown differs from blog-h2-title.md:\n${markdown}`);
 });

@@ -44,7 +44,12 @@ test('closing notes set in italics (bio, promo, follow us) are dropped at the en
   );
   assert.ok(!md.includes('Follow the newsroom') && !md.includes('Her book about lighthouses'), md);
   assert.ok(md.includes('public appeal that has already passed its first target'));
-  const kept = markdown(article('', '<p><em><strong>Correction:</strong> An earlier version gave the wrong year for the automation of the light.</em></p>'));
+  const kept = markdown(
+    article(
+      '',
+      '<p><em><strong>Correction:</strong> An earlier version gave the wrong year for the automation of the light.</em></p>',
+    ),
+  );
   assert.ok(kept.includes('An earlier version gave the wrong year'), kept);
 });
 
@@ -63,10 +68,23 @@ test('date lines without a <time> are dropped; dates in sentences and non-date s
 
 test('isDateOnly', async () => {
   const { isDateOnly } = await import('../../../src/scrape/extract/dateline.js');
-  for (const yes of ['Posted: Fri 6:45 PM, Feb 16, 2018 |', '20 Nov 2019 08:00 GMT', 'August 08, 2018', 'Aktualisiert am 3. März 2020 um 12:30 Uhr', '- 18 Nov 2019,']) {
+  for (const yes of [
+    'Posted: Fri 6:45 PM, Feb 16, 2018 |',
+    '20 Nov 2019 08:00 GMT',
+    'August 08, 2018',
+    'Aktualisiert am 3. März 2020 um 12:30 Uhr',
+    '- 18 Nov 2019,',
+  ]) {
     assert.ok(isDateOnly(yes), yes);
   }
-  for (const no of ['By Ann Lee, May 3, 2020', 'LinkNaija August 08, 2018', '1 of 6', 'Image 1 of / 23', 'May', 'Chapter 12']) {
+  for (const no of [
+    'By Ann Lee, May 3, 2020',
+    'LinkNaija August 08, 2018',
+    '1 of 6',
+    'Image 1 of / 23',
+    'May',
+    'Chapter 12',
+  ]) {
     assert.ok(!isDateOnly(no), no);
   }
 });
@@ -77,7 +95,8 @@ test('the date-line, label and orphan-heading rules cost time linear in the tree
   // Each level: a short date-like block, many empty inline elements, then the next level.
   const hostile = (levels: number, width: number): string => {
     let inner = '<p>Nov 3, 2026 10:00</p>';
-    for (let i = 0; i < levels; i++) inner = `<div><h3>Level</h3><p><em>Updated</em> 12:00</p><p>Advert</p>${'<span></span>'.repeat(width)}<h4>Next</h4>${inner}</div>`;
+    for (let i = 0; i < levels; i++)
+      inner = `<div><h3>Level</h3><p><em>Updated</em> 12:00</p><p>Advert</p>${'<span></span>'.repeat(width)}<h4>Next</h4>${inner}</div>`;
     return `<body><article>${inner}<p>${BODY.join(' ')}</p></article></body>`;
   };
   const OTHER_RULES = new Set(['structural', 'classes', 'linkdense', 'cards', 'edges']);
@@ -86,7 +105,8 @@ test('the date-line, label and orphan-heading rules cost time linear in the tree
     for (let run = 0; run < 3; run++) {
       const page = parsePage(html);
       const start = process.cpuUsage();
-      // The other rules are skipped: this measures the line blocks and orphan headings (and the <time> datelines) alone.
+      // The other rules are skipped: this measures the line blocks and orphan headings (and the <time> datelines)
+      // alone.
       postFilter(page.body, { skip: OTHER_RULES });
       const used = process.cpuUsage(start);
       best = Math.min(best, (used.user + used.system) / 1000);
@@ -95,7 +115,10 @@ test('the date-line, label and orphan-heading rules cost time linear in the tree
   };
   const small = cpuMs(hostile(100, 250));
   const large = cpuMs(hostile(200, 1000));
-  assert.ok(large < 16 * Math.max(small, 1), `8x the elements took ${(large / Math.max(small, 1)).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`);
+  assert.ok(
+    large < 16 * Math.max(small, 1),
+    `8x the elements took ${(large / Math.max(small, 1)).toFixed(1)}x the CPU time (${small.toFixed(0)} / ${large.toFixed(0)} ms)`,
+  );
 });
 
 test('author markup that holds only the date is not the byline', () => {
@@ -107,7 +130,9 @@ test('author markup that holds only the date is not the byline', () => {
   assert.ok(!md.includes('20 Nov 2019'), md);
   assert.ok(md.startsWith('# Lighthouse to be restored\n'), md);
   // A real byline next to it is still found.
-  const withAuthor = markdown(html.replace('<div class="duration">', '<p class="author">By Ann Lee</p><div class="duration">'));
+  const withAuthor = markdown(
+    html.replace('<div class="duration">', '<p class="author">By Ann Lee</p><div class="duration">'),
+  );
   assert.match(withAuthor, /^# Lighthouse to be restored\n+By Ann Lee\n/, withAuthor);
 });
 
@@ -120,15 +145,29 @@ test('ad slots and no-script notices (class words ad, ads, noscript, nocontent) 
 <p class="add-note loadMore heading">The keeper’s logbooks survive in the archive.</p>`,
     ),
   );
-  for (const gone of ['Continue Reading Below', 'requires JavaScript', 'Share this story']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  for (const gone of ['Continue Reading Below', 'requires JavaScript', 'Share this story'])
+    assert.ok(!md.includes(gone), `${gone}\n${md}`);
   assert.ok(md.includes('The keeper’s logbooks survive in the archive.'), md);
 });
 
 test('blocks that are only a widget label (ad label, gallery buttons and counter, read more) are dropped; sentences holding those words stay', () => {
-  const labels = ['<p>Advertisement</p>', '<p><span class="wpa-about">Iklan</span></p>', '<div><p>Caption</p><p>Close</p></div>', '<p>Image 1 of / 23</p>', '<p>1 of 6</p>', '<div><p>Read More</p></div>', '<p>Loading content ...</p>'];
+  const labels = [
+    '<p>Advertisement</p>',
+    '<p><span class="wpa-about">Iklan</span></p>',
+    '<div><p>Caption</p><p>Close</p></div>',
+    '<p>Image 1 of / 23</p>',
+    '<p>1 of 6</p>',
+    '<div><p>Read More</p></div>',
+    '<p>Loading content ...</p>',
+  ];
   const md = markdown(article(labels.join('\n')));
-  for (const gone of ['Advertisement', 'Iklan', 'Caption', 'Close', '1 of', 'Read More', 'Loading']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
-  const kept = markdown(article('<p>Close to the shore, the light is visible for 1 of every 6 nights.</p><p>Read more about the light in the archive.</p>'));
+  for (const gone of ['Advertisement', 'Iklan', 'Caption', 'Close', '1 of', 'Read More', 'Loading'])
+    assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  const kept = markdown(
+    article(
+      '<p>Close to the shore, the light is visible for 1 of every 6 nights.</p><p>Read more about the light in the archive.</p>',
+    ),
+  );
   assert.ok(kept.includes('Close to the shore') && kept.includes('Read more about the light in the archive.'), kept);
 });
 
@@ -153,7 +192,8 @@ test('a closing pitch (subscribe, join, click here, a paragraph that is one link
 <p>Follow our full coverage of the coast at <a href="https://news.example.com/coast">news.example.com/coast</a></p>`,
     ),
   );
-  for (const gone of ['If you enjoyed', 'print edition', 'full coverage']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  for (const gone of ['If you enjoyed', 'print edition', 'full coverage'])
+    assert.ok(!md.includes(gone), `${gone}\n${md}`);
   assert.ok(md.includes('Join our volunteers, the keeper said') && md.includes('passed its first target'), md);
 });
 
@@ -168,25 +208,39 @@ test('blocks that are only an unrendered shortcode are dropped; captions, footno
     ),
   );
   for (const gone of ['Send us YOUR story', 'newsletter_form']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
-  for (const kept of ['The lamp room in 1902.', '\\[1\\]', 'wrote the log every night']) assert.ok(md.includes(kept), `${kept}\n${md}`);
+  for (const kept of ['The lamp room in 1902.', '\\[1\\]', 'wrote the log every night'])
+    assert.ok(md.includes(kept), `${kept}\n${md}`);
 });
 
 test('recirculation box titles and reading-time notes alone in a block are dropped', () => {
-  const md = markdown(article(`<p><strong>DON'T MISS</strong></p><p>You may also like</p><p>Tempo de leitura: 1 minuto</p><p>5 min read</p>`));
-  for (const gone of ["DON'T MISS", 'You may also like', 'Tempo de leitura', '5 min read']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  const md = markdown(
+    article(
+      `<p><strong>DON'T MISS</strong></p><p>You may also like</p><p>Tempo de leitura: 1 minuto</p><p>5 min read</p>`,
+    ),
+  );
+  for (const gone of ["DON'T MISS", 'You may also like', 'Tempo de leitura', '5 min read'])
+    assert.ok(!md.includes(gone), `${gone}\n${md}`);
   const kept = markdown(article('<p>You may also like the museum, the keeper said; it takes 5 min to walk there.</p>'));
   assert.ok(kept.includes('You may also like the museum'), kept);
 });
 
 test('a short closing paragraph with "click here" is dropped at the end', () => {
-  const md = markdown(article('', '<p>Get the <a href="https://shop.example/mag">Lighthouse Monthly</a> delivered every month. 12 issues for £11.99. <a href="https://shop.example/mag">Click here</a> for more information.</p>'));
+  const md = markdown(
+    article(
+      '',
+      '<p>Get the <a href="https://shop.example/mag">Lighthouse Monthly</a> delivered every month. 12 issues for £11.99. <a href="https://shop.example/mag">Click here</a> for more information.</p>',
+    ),
+  );
   assert.ok(!md.includes('12 issues'), md);
   assert.ok(md.includes('passed its first target'), md);
 });
 
 test('an affiliate disclosure at the start or the end of a post is dropped', () => {
   const md = markdown(
-    article('', '<p><em>This post contains affiliate links: we may earn a commission on what you buy.</em></p>').replace(
+    article(
+      '',
+      '<p><em>This post contains affiliate links: we may earn a commission on what you buy.</em></p>',
+    ).replace(
       '<h1>Lighthouse to be restored</h1>',
       '<h1>Lighthouse to be restored</h1><p><em>This post may contain affiliate and/or referral links. Please see my <a href="/disclosure/">disclosure page</a>.</em></p>',
     ),

@@ -20,7 +20,12 @@ for (const name of ['article', 'table', 'code', 'base-tag']) {
 test('markdown has no trailing spaces, no double blank lines, and is trimmed', () => {
   for (const name of ['article', 'table', 'code', 'base-tag', 'links']) {
     for (const onlyMainContent of [true, false]) {
-      const { markdown = '' } = extractPage({ html: fixture(`${name}.html`), url: pageUrl(name), onlyMainContent, formats: ['markdown'] });
+      const { markdown = '' } = extractPage({
+        html: fixture(`${name}.html`),
+        url: pageUrl(name),
+        onlyMainContent,
+        formats: ['markdown'],
+      });
       assert.ok(markdown.length > 0);
       assert.doesNotMatch(markdown, /[ \t]+$/m, `${name}: trailing whitespace`);
       assert.doesNotMatch(markdown, /\n{3,}/, `${name}: more than one blank line`);

@@ -14,7 +14,9 @@ function parse(html: string, T: typeof Tokenizer): Document {
 
 /** The whole tree as JSON, without the circular links. */
 function dump(doc: Document): string {
-  return JSON.stringify(doc, (key, value: unknown) => (key === 'parent' || key === 'prev' || key === 'next' ? undefined : value));
+  return JSON.stringify(doc, (key, value: unknown) =>
+    key === 'parent' || key === 'prev' || key === 'next' ? undefined : value,
+  );
 }
 
 const TRICKY = [
@@ -22,7 +24,7 @@ const TRICKY = [
   '<script>if (a < b && c) { x = "</scr" + "ipt>" }</script><style>a<b{}</style><title>A &amp; B</title><textarea>x &lt; y</textarea>',
   '<div>unterminated &am',
   '<p a="unterminated',
-  "<p a='x' b=\"y\" c=z d>",
+  '<p a=\'x\' b="y" c=z d>',
   '<script>never closed',
   'x < y > z << & &&; <3 <!-- c --> <!doctype html><?pi x?> <![CDATA[ d ]]>',
   '<SCRIPT>x</SCRIPT ><Style>y</STYLE\n>',
@@ -30,7 +32,9 @@ const TRICKY = [
 
 test('the fast tokenizer builds the same tree as htmlparser2 stock one', () => {
   assert.notEqual(fastTokenizer(), Tokenizer, 'the overrides apply to this htmlparser2 version');
-  const pages = readdirSync(PAGES_DIR).filter((f) => f.endsWith('.html')).map((f) => fixture(f));
+  const pages = readdirSync(PAGES_DIR)
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => fixture(f));
   for (const html of [...pages, ...TRICKY]) {
     assert.equal(dump(parse(html, fastTokenizer())), dump(parse(html, Tokenizer)), html.slice(0, 60));
   }

@@ -1,4 +1,5 @@
-// Checks every hand-derived row of golden.json (expected values reasoned from the wall clock, not printed from the code).
+// Checks every hand-derived row of golden.json (expected values reasoned from the wall clock, not printed from the
+// code).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -94,7 +94,10 @@ for (const [expression, reason] of invalid) {
 
 test('an expression is valid exactly when it has a next run (the pure check agrees with the search)', () => {
   const after = new Date('2026-03-01T00:00:00Z');
-  for (const expression of [...valid, ...invalid.filter(([, reason]) => reason.source.startsWith('never runs')).map(([e]) => e)]) {
+  for (const expression of [
+    ...valid,
+    ...invalid.filter(([, reason]) => reason.source.startsWith('never runs')).map(([e]) => e),
+  ]) {
     const issue = validateCron(expression);
     const next = issue ? undefined : nextRun(expression, 'UTC', after);
     assert.equal(issue === undefined, next !== undefined, `${expression}: ${issue?.message ?? next?.toISOString()}`);
