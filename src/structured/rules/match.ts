@@ -1,0 +1,139 @@
+// Matching a schema's property name to what a page states: the entity's own property of that name, then the
+// synonym group's paths, then the same with a type prefix stripped ('product_price' -> 'price'). Also the meta
+// keys and visible labels a name may be read from. Names compare after normalizeKey.
+import { isItem, type FactItem, type FactValue } from './facts.js';
+import { normalizeKey } from './keys.js';
+import { RULE_LIMITS } from './limits.js';
+import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
+
+interface CompiledGroup {
+  group: SynonymGroup;
+  paths: string[][];
+  labels: Set<string>;
+}
+
+const GROUPS = new Map<string, CompiledGroup>();
+for (const group of SYNONYMS) {
+  const compiled: CompiledGroup = {
+    group,
+    paths: group.paths.map((p) => p.split('.').map(normalizeKey)),
+    labels: new Set([...group.names, ...(group.labels ?? [])].map(normalizeKey)),
+  };
+  // The first group naming a key owns it.
+  for (const name of group.names) if (!GROUPS.has(normalizeKey(name))) GROUPS.set(normalizeKey(name), compiled);
+}
+
+/** The keys a property name is looked up under: itself, then without a type prefix. */
+export function nameVariants(name: string): string[] {
+  const key = normalizeKey(name);
+  const out = [key];
+  for (const prefix of TYPE_PREFIXES) {
+    if (key.startsWith(prefix) && key.length > prefix.length) out.push(key.slice(prefix.length));
+  }
+  return out;
+}
+
+export function synonymGroup(key: string): CompiledGroup | undefined {
+  return GROUPS.get(key);
+}
+
+/** An item that only references another (`{"@id": ...}`) stands for the item of that id. */
+export function deref(value: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
+  if (isItem(value) && value.props.size === 0 && value.id) return byId.get(value.id) ?? value;
+  return value;
+}
+
+/** The values at a path of normalized keys, every branch followed. */
+export function valuesAt(
+  item: FactItem,
+  path: ReadonlyArray<string>,
+  byId: ReadonlyMap<string, FactItem>,
+): FactValue[] {
+  let current: FactValue[] = [item];
+  for (const key of path) {
+    const next: FactValue[] = [];
+    for (const v of current) {
+      const d = deref(v, byId);
+      if (!isItem(d)) continue;
+      for (const child of d.props.get(key) ?? []) {
+        if (next.length >= RULE_LIMITS.maxValuesPerProp) break;
+        next.push(deref(child, byId));
+      }
+    }
+    current = next;
+    if (!current.length) break;
+  }
+  return current;
+}
+
+/**
+ * What an entity states for a schema property name, most specific first: the name itself (and its singular,
+ * 'offers' -> 'offer'), the synonym group's paths, then both for the name without a type prefix.
+ */
+export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const out: FactValue[] = [];
+  const seen = new Set<FactValue>();
+  const take = (values: FactValue[]): void => {
+    for (const v of values) {
+      if (!seen.has(v)) {
+        seen.add(v);
+        out.push(v);
+      }
+    }
+  };
+  const variants = nameVariants(name);
+  for (const key of variants) {
+    take(valuesAt(item, [key], byId));
+    if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [key.slice(0, -1)], byId));
+    for (const path of synonymGroup(key)?.paths ?? []) take(valuesAt(item, path, byId));
+  }
+  // Last, the same key one level down in the parts of the thing itself (an address's postalCode, an offer's
+  // sku): the page states it under this very name. Not in related things (a review's author is not the
+  // product's), and not for the words every nested thing has (a brand's name is not the product's name).
+  if (!out.length && !SHALLOW_ONLY.has(variants[0] as string)) {
+    for (const part of PARTS) {
+      for (const v of (item.props.get(part) ?? []).slice(0, 20)) {
+        const d = deref(v, byId);
+        if (isItem(d)) take(d.props.get(variants[0] as string) ?? []);
+      }
+    }
+  }
+  return out;
+}
+
+/** Properties that hold parts of the thing itself, searched one level down. */
+const PARTS = [
+  'address',
+  'location',
+  'offers',
+  'geo',
+  'contactpoint',
+  'joblocation',
+  'basesalary',
+  'nutrition',
+  'aggregaterating',
+];
+
+/** Keys read on the entity itself only. */
+const SHALLOW_ONLY = new Set(
+  ['name', 'title', 'headline', 'description', 'url', 'image', 'text', 'value', 'id', 'type', 'position'].map(
+    normalizeKey,
+  ),
+);
+
+/** The synonym groups of a name and its prefix-stripped variants, in lookup order. */
+export function groupsOf(name: string): CompiledGroup[] {
+  const out: CompiledGroup[] = [];
+  for (const key of nameVariants(name)) {
+    const g = synonymGroup(key);
+    if (g && !out.includes(g)) out.push(g);
+  }
+  return out;
+}
+
+/** Normalized visible labels that can state a property of this name. */
+export function labelKeys(name: string): Set<string> {
+  const keys = new Set(nameVariants(name));
+  for (const g of groupsOf(name)) for (const l of g.labels) keys.add(l);
+  return keys;
+}
