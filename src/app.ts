@@ -7,6 +7,7 @@ import { buildServer } from './http/server.js';
 import { ApiKeys } from './keys/api-keys.js';
 import { type ChromiumPool, createBrowserPool } from './browser/index.js';
 import { deploymentCapabilities } from './scrape/capabilities.js';
+import { createLlmExtractor } from './scrape/structured/llm/index.js';
 import { ScreenshotStore } from './screenshots/store.js';
 import { screenshotRoutes } from './screenshots/routes.js';
 import { PageCache } from './scrape/page-cache.js';
@@ -124,7 +125,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       allowlist: config.requestProxyAllowlist,
       allowPrivate: config.allowLocalTargets,
     };
-    const capabilities = deploymentCapabilities(browserInstalled, proxies);
+    const capabilities = deploymentCapabilities(browserInstalled, proxies, {
+      model: config.llm !== undefined,
+      requireModel: config.structuredRequireModel,
+    });
+    // One model client per process, so LLM_CONCURRENCY bounds the calls of scrapes and crawls together.
+    const llm = config.llm ? createLlmExtractor(config.llm, logger) : undefined;
+    if (config.llm) {
+      logger.info({ model: config.llm.model }, 'json and summary use the model at LLM_BASE_URL');
+    }
     const screenshots = new ScreenshotStore(db.kysely);
     const pipeline: PipelineDeps = {
       cache,
@@ -140,6 +149,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       browser: browserInstalled ? browserPool : undefined,
       autoBrowserEngine: config.browserAutoEngine,
       screenshots,
+      // Without a model the built-in rules answer json and summary.
+      ...(llm && config.llm
+        ? { structured: { llm, model: config.llm.model, maxInputChars: config.llm.maxInputChars } }
+        : {}),
     };
     const scrape = new ScrapeService({
       db: db.kysely,

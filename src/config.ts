@@ -156,6 +156,20 @@ const envSchema = z.object({
   HTTP_MAX_CONNECTIONS: int(1000, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: int(30_000, 0, 600_000),
   CREATE_INITIAL_KEY: bool(true),
+  LLM_BASE_URL: optionalUrl(['http:', 'https:']),
+  LLM_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
+  LLM_MODEL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
+  LLM_TIMEOUT_MS: int(60_000, 1000, 3_600_000),
+  LLM_MAX_RETRIES: int(2, 0, 10),
+  LLM_CONCURRENCY: int(4, 1, 1000),
+  LLM_MAX_INPUT_CHARS: int(100_000, 1000, 10_000_000),
+  STRUCTURED_REQUIRE_MODEL: bool(false),
 });
 
 export type Config = {
@@ -226,9 +240,26 @@ export type Config = {
   httpMaxConnections: number;
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
+  /** The OpenAI-compatible model behind `json` and `summary` (docs/structured.md); absent: the built-in rules. */
+  llm: LlmConfig | undefined;
+  /** Refuse `json` and `summary` (400) when no model is configured, instead of answering from rules. */
+  structuredRequireModel: boolean;
 };
 
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  concurrency: number;
+  maxInputChars: number;
+}
+
 export class ConfigError extends Error {}
+
+/** Settings whose values an error message never repeats. */
+const SECRET_SETTINGS = new Set(['API_KEYS', 'DATABASE_URL', 'OUTBOUND_PROXY', 'LLM_API_KEY', 'LLM_BASE_URL']);
 
 /** Reads the settings; a bad value throws a ConfigError that names the setting. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -237,7 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0]);
       const got = env[name];
-      return `${name}: ${i.message}${got !== undefined ? ` (got ${JSON.stringify(name === 'API_KEYS' || name === 'DATABASE_URL' || name === 'OUTBOUND_PROXY' ? '***' : got)})` : ''}`;
+      return `${name}: ${i.message}${got !== undefined ? ` (got ${JSON.stringify(SECRET_SETTINGS.has(name) ? '***' : got)})` : ''}`;
     });
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
@@ -245,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_SCHEMA !== undefined && !/^postgres(ql)?:/.test(e.DATABASE_URL ?? '')) {
     throw new ConfigError(
       'Invalid settings:\n  DATABASE_SCHEMA: applies to PostgreSQL only; set DATABASE_URL to a postgres:// URL (SQLite keeps each store in its own file)',
+    );
+  }
+  if ((e.LLM_BASE_URL === undefined) !== (e.LLM_MODEL === undefined)) {
+    throw new ConfigError(
+      'Invalid settings:\n  LLM_BASE_URL and LLM_MODEL: set both to use a model for json and summary, or neither for the built-in rules',
     );
   }
   return {
@@ -303,5 +339,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpMaxConnections: e.HTTP_MAX_CONNECTIONS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     createInitialKey: e.CREATE_INITIAL_KEY,
+    llm:
+      e.LLM_BASE_URL !== undefined && e.LLM_MODEL !== undefined
+        ? {
+            baseUrl: e.LLM_BASE_URL,
+            ...(e.LLM_API_KEY !== undefined ? { apiKey: e.LLM_API_KEY } : {}),
+            model: e.LLM_MODEL,
+            timeoutMs: e.LLM_TIMEOUT_MS,
+            maxRetries: e.LLM_MAX_RETRIES,
+            concurrency: e.LLM_CONCURRENCY,
+            maxInputChars: e.LLM_MAX_INPUT_CHARS,
+          }
+        : undefined,
+    structuredRequireModel: e.STRUCTURED_REQUIRE_MODEL,
   };
 }

@@ -1,4 +1,4 @@
-// Scores the rules-based JSON extractor (src/structured/rules) on a labelled set and times it.
+// Scores the rules-based JSON extractor (src/scrape/structured/rules) on a labelled set and times it.
 //
 //   npx tsx bench/structured/index.ts [set-dir] [--rounds N]
 //
@@ -21,8 +21,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractJsonByRules } from '../../src/structured/rules/index.js';
-import type { JsonRequest, JsonSchema } from '../../src/structured/types.js';
+import { extractJsonByRules } from '../../src/scrape/structured/rules/index.js';
+import type { JsonRequest, JsonSchema } from '../../src/scrape/structured/types.js';
 
 interface Truth {
   url: string;

@@ -3,7 +3,7 @@
 // 200 ms per answer, concurrency 8: ideally ceil(100 / 8) x 200 ms).
 // Run: node --import tsx bench/structured/llm-overhead.ts [--calls 500]
 import { performance } from 'node:perf_hooks';
-import { createLlmExtractor, type LlmSettings } from '../../src/structured/llm/index.js';
+import { createLlmExtractor, type LlmSettings } from '../../src/scrape/structured/llm/index.js';
 import { reply, startLlmServer } from '../../test/fixtures/llm-server.js';
 
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@
 //
 //   npx tsx bench/structured/summary.ts            ROUNDS=5 by default
 import { extractPage } from '../../src/scrape/extract/index.js';
-import { summarizeMarkdown, summarizeText } from '../../src/structured/rules/summary.js';
+import { summarizeMarkdown, summarizeText } from '../../src/scrape/structured/rules/summary.js';
 import { loadPages } from '../lib/pages.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);

@@ -2,10 +2,14 @@
 import type { ValidationIssue } from '../domain/errors.js';
 import { requestProxyRefusal, type ProxyPolicy } from '../net/proxy-policy.js';
 import type { PageOptions } from './schema.js';
+import { checkJsonSchema } from './structured/schema.js';
 
 export interface Capabilities {
   browser: boolean;
-  structuredExtraction: boolean;
+  /** A model is configured for `json` and `summary` (else the built-in rules answer them). */
+  model: boolean;
+  /** STRUCTURED_REQUIRE_MODEL: without a model, `json` and `summary` are refused rather than answered by rules. */
+  requireModel: boolean;
   ocr: boolean;
   /** Which proxies requests may name (OUTBOUND_PROXY, REQUEST_PROXY_ALLOWLIST, ALLOW_LOCAL_TARGETS). */
   proxyPolicy: ProxyPolicy;
@@ -18,8 +22,9 @@ export const GUARDED_PROXY_POLICY: ProxyPolicy = { allowlist: [], allowPrivate: 
 export function deploymentCapabilities(
   browser: boolean,
   proxyPolicy: ProxyPolicy = GUARDED_PROXY_POLICY,
+  structured: { model: boolean; requireModel: boolean } = { model: false, requireModel: false },
 ): Capabilities {
-  return { browser, structuredExtraction: false, ocr: false, proxyPolicy };
+  return { browser, ...structured, ocr: false, proxyPolicy };
 }
 
 const NO_BROWSER =
@@ -46,20 +51,51 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
     if (options.waitUntil !== undefined) refuse('wait_until', `wait_until ${why}`);
     if (options.waitForSelector !== undefined) refuse('wait_for_selector', `wait_for_selector ${why}`);
   }
-  if (!caps.structuredExtraction) {
-    options.formats.forEach((format, i) => {
-      if (format === 'json' || format === 'summary') {
-        refuse(
-          `formats.${i}`,
-          `Format '${format}' needs an LLM provider for structured extraction, which is not available yet`,
-        );
-      }
-    });
-    if (options.jsonOptions !== undefined) refuse('json_options', 'Structured JSON extraction is not available yet');
-  }
+  for (const issue of structuredRefusals(options, caps)) refuse(issue.field, issue.message);
   if (!caps.ocr && options.ocr) refuse('ocr_options', 'OCR of markdown images is not available yet');
   // A private proxy is refused up front, as webhooks refuse private URLs (names are checked at connect time).
   const proxyRefused = options.proxy === undefined ? undefined : requestProxyRefusal(options.proxy, caps.proxyPolicy);
   if (proxyRefused !== undefined) refuse('proxy', proxyRefused);
+  return issues;
+}
+
+/** The `json` format and its json_options, which need each other; the schema must compile (docs/structured.md). */
+function structuredRefusals(options: PageOptions, caps: Capabilities): Array<{ field: string; message: string }> {
+  const issues: Array<{ field: string; message: string }> = [];
+  const jsonAt = options.formats.indexOf('json');
+  const json = options.jsonOptions;
+  if (jsonAt >= 0 && json === undefined) {
+    issues.push({
+      field: 'json_options',
+      message: "Format 'json' needs json_options with a schema, a user_prompt or both",
+    });
+  }
+  if (jsonAt < 0 && json !== undefined) {
+    issues.push({ field: 'json_options', message: "json_options applies to the 'json' format: add 'json' to formats" });
+  }
+  if (json !== undefined && json.schema === undefined && (json.user_prompt ?? '').trim() === '') {
+    issues.push({ field: 'json_options', message: 'json_options needs a schema, a user_prompt or both' });
+  }
+  if (json?.schema !== undefined) {
+    const check = checkJsonSchema(json.schema);
+    if (!check.ok) {
+      for (const issue of check.issues) {
+        issues.push({
+          field: issue.path ? `json_options.schema.${issue.path}` : 'json_options.schema',
+          message: issue.message,
+        });
+      }
+    }
+  }
+  if (caps.requireModel && !caps.model) {
+    options.formats.forEach((format, i) => {
+      if (format === 'json' || format === 'summary') {
+        issues.push({
+          field: `formats.${i}`,
+          message: `Format '${format}' needs a model here (STRUCTURED_REQUIRE_MODEL), and none is configured: set LLM_BASE_URL and LLM_MODEL`,
+        });
+      }
+    });
+  }
   return issues;
 }

@@ -17,7 +17,9 @@ import {
 import type { ScreenshotStore } from '../screenshots/store.js';
 import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
-import type { ContentFormat } from './extract/index.js';
+import type { ContentFormat, ExtractResult, StructuredWork } from './extract/index.js';
+import { summarizeText } from './structured/rules/summary.js';
+import { completeStructured, nullsFor, type StructuredDeps, structuredWork } from './structured/page-formats.js';
 import type { Extractor } from './extractor.js';
 import { FetchError, fetchPage } from '../fetch/index.js';
 import { type CachedPage, PageCache, cacheKey } from './page-cache.js';
@@ -54,6 +56,10 @@ export interface PageResult {
   links?: string[];
   /** Path of the screenshot route (`/v1/screenshots/<id>`); responses make it absolute. */
   screenshot?: string;
+  /** The `json` format: null when it could not be made (metadata.json_error says why). */
+  json?: Record<string, unknown> | null;
+  /** The `summary` format: null when it could not be made (metadata.summary_error says why). */
+  summary?: string | null;
   metadata: PageMetadataOut;
   timestamp: string;
 }
@@ -80,6 +86,8 @@ export interface PipelineDeps {
   /** The engine `auto` renders with. */
   autoBrowserEngine: BrowserEngineName;
   screenshots: ScreenshotStore;
+  /** The `json` and `summary` formats: a model when one is configured, else the built-in rules. */
+  structured?: StructuredDeps;
 }
 
 export interface PageRunOptions {
@@ -304,6 +312,16 @@ async function obtainPage(
   }
 }
 
+/** The structured formats of a body that is not HTML (plain text, JSON, XML): its text is all there is to read. */
+function structuredOfText(text: string, work: StructuredWork | undefined): Partial<ExtractResult> {
+  if (work === undefined) return {};
+  if (work.modelSource) return { modelContent: text };
+  return {
+    ...(work.json ? { json: nullsFor(work.json) } : {}),
+    ...(work.summary ? { summary: summarizeText(text) } : {}),
+  };
+}
+
 const CONTENT_FORMATS: ReadonlySet<Format> = new Set<Format>(['markdown', 'html', 'text', 'links']);
 
 /** Fetches (or reads from cache) and extracts one page. Throws FetchError when the page cannot be had. */
@@ -331,6 +349,8 @@ export async function runPage(
     metadata: { title: '', ...metadataBase },
     timestamp: iso(deps.now()),
   };
+  const work = structuredWork(options, deps.structured);
+  let structuredInput: Partial<ExtractResult>;
   if (looksLikeHtml(page)) {
     const extracted = await deps.extractor.extract(
       {
@@ -340,9 +360,11 @@ export async function runPage(
         includeTags: options.includeTags,
         excludeTags: options.excludeTags,
         formats: wanted,
+        ...(work ? { structured: work } : {}),
       },
       run.signal,
     );
+    structuredInput = extracted;
     result.title = extracted.metadata.title;
     result.metadata = { ...extracted.metadata, ...metadataBase };
     if (extracted.markdown !== undefined) result.markdown = extracted.markdown;
@@ -356,6 +378,22 @@ export async function runPage(
     if (wanted.includes('text')) result.text = text;
     if (wanted.includes('html')) result.html = `<pre>${escapeHtml(text)}</pre>`;
     if (wanted.includes('links')) result.links = [];
+    structuredInput = structuredOfText(text, work);
+  }
+  const structured = await completeStructured(
+    options,
+    structuredInput,
+    {
+      url: page.finalUrl,
+      ...(typeof result.metadata.language === 'string' ? { language: result.metadata.language } : {}),
+    },
+    deps.structured,
+    run.signal,
+  );
+  if (structured) {
+    if (structured.json !== undefined) result.json = structured.json;
+    if (structured.summary !== undefined) result.summary = structured.summary;
+    result.metadata = { ...result.metadata, ...structured.metadata };
   }
   if (options.formats.includes('rawHtml')) result.rawHtml = page.body;
   if (screenshot) {

@@ -115,13 +115,13 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
   });
 
   it("scrape errors: the SDK throws with the status and the body's error", async () => {
-    // Structured extraction (json_options) is not offered yet: 400.
+    // json_options with a schema that does not describe an object: 400.
     await rejectsWith(
       client.scrape({
         url: `${site.url}/small`,
         engine: 'cheerio',
         formats: ['json'],
-        json_options: { user_prompt: 'title' },
+        json_options: { schema: { type: 'array', items: { type: 'string' } } },
       }),
       'Request error: API Error 400: Validation error',
     );

@@ -158,11 +158,10 @@ describe('HTTP layer', () => {
     }
   });
 
-  it('refuses options that need capabilities not built yet with a 400 that says what is missing', async () => {
+  it('refuses options that need capabilities not built yet, or each other, with a 400 that says what is missing', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ formats: ['json'] }, 'formats.0', /LLM/],
-      [{ formats: ['summary'] }, 'formats.0', /LLM/],
-      [{ json_options: { user_prompt: 'x' } }, 'json_options', /not available/],
+      [{ formats: ['json'] }, 'json_options', /Format 'json' needs json_options/],
+      [{ json_options: { user_prompt: 'x' } }, 'json_options', /add 'json' to formats/],
       [{ ocr_options: true }, 'ocr_options', /OCR/],
     ];
     for (const [extra, field, message] of cases) {

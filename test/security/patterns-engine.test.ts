@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import picomatch from 'picomatch';
-import { LinearRegex, UnsupportedRegexError } from '../../src/crawl/scope/linear-regex.js';
+import { LinearRegex, UnsupportedRegexError } from '../../src/util/linear-regex.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): (n: number) => number {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createScope } from '../../src/crawl/scope/index.js';
-import { LinearRegex } from '../../src/crawl/scope/linear-regex.js';
+import { LinearRegex } from '../../src/util/linear-regex.js';
 import {
   compilePatterns,
   MatchSubject,

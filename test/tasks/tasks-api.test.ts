@@ -264,7 +264,7 @@ describe('scheduled tasks', () => {
 
   it('fails an execution whose payload the scrape refuses at run time, instead of leaving it running', async () => {
     const id = await create({});
-    // What a deployment refuses can change after creation (Chromium removed, a provider unset):
+    // What a deployment refuses can change after creation (Chromium removed, a model required and unset):
     // write a payload the scrape service refuses straight into the store.
     await t.app.db.kysely
       .updateTable('scheduled_tasks')
@@ -276,7 +276,7 @@ describe('scheduled tasks', () => {
     const [execution] = await settle(id, 1);
     assert.ok(execution);
     assert.equal(execution.status, 'failed');
-    assert.match(String(execution.error_message), /formats\.0.*structured extraction/);
+    assert.match(String(execution.error_message), /json_options.*Format 'json' needs json_options/);
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
@@ -325,7 +325,23 @@ describe('scheduled tasks on a deployment without Chromium', () => {
       ],
       [
         { ...base, task_type: 'scrape', task_payload: { url: 'https://example.com', formats: ['json'] } },
-        'task_payload.formats.0',
+        'task_payload.json_options',
+      ],
+      [
+        {
+          ...base,
+          task_type: 'crawl',
+          task_payload: {
+            url: 'https://example.com',
+            options: {
+              scrape_options: {
+                formats: ['json'],
+                json_options: { schema: { type: 'object', properties: { a: { type: 'nope' } } } },
+              },
+            },
+          },
+        },
+        'task_payload.options.json_options.schema.properties.a.type',
       ],
       [
         { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', engine: 'puppeteer' } },

@@ -4,7 +4,7 @@
 // is run by LinearRegex, not by V8, whose backtracking takes exponential time on `/+(a*)b` and
 // high-polynomial time on `/*a*a*a*a*b` against paths a hostile site chooses.
 import picomatch from 'picomatch';
-import { LinearRegex, REGEX_LIMITS, UnsupportedRegexError } from './linear-regex.js';
+import { LinearRegex, REGEX_LIMITS, UnsupportedRegexError } from '../../util/linear-regex.js';
 
 /** Bounds of path rules: what a request may ask, and what one check of a URL may cost. */
 export const PATH_RULE_LIMITS = {

@@ -10,6 +10,9 @@ import { extractMetadata, type PageMetadata } from './metadata.js';
 import { applyExcludeTags, applyIncludeTags, isValidCssSelector } from './selectors.js';
 import { toText } from './text.js';
 import render from 'dom-serializer';
+import type { JsonRequest } from '../structured/types.js';
+import { fillFromFacts, readContentFacts, readPageFacts, type PageFacts } from '../structured/rules/index.js';
+import { summarizeMarkdown } from '../structured/rules/summary.js';
 
 export type { PageMetadata } from './metadata.js';
 export { isValidCssSelector };
@@ -28,6 +31,17 @@ export interface ExtractInput {
   excludeTags?: string[];
   /** Only these are computed. */
   formats: ReadonlyArray<ContentFormat>;
+  /** The structured formats' share of the work, done here because it reads the page tree (docs/structured.md). */
+  structured?: StructuredWork;
+}
+
+export interface StructuredWork {
+  /** Rules path (no model): fill this request from what the page states. */
+  json?: JsonRequest;
+  /** Rules path: an extractive summary of the content. */
+  summary?: boolean;
+  /** Model path: hand back the content the model reads, in this form; see modelContent. */
+  modelSource?: { kind: 'markdown' | 'html'; budgetChars: number };
 }
 
 export interface ExtractResult {
@@ -39,6 +53,18 @@ export interface ExtractResult {
   text?: string;
   /** Every http(s) link of the whole page, absolute, without fragment, de-duplicated, in document order. */
   links?: string[];
+  /** Rules path: the filled object (every schema property present, null where the page states nothing). */
+  json?: Record<string, unknown>;
+  /** Rules path: the extractive summary ('' when the page has no prose). */
+  summary?: string;
+  /**
+   * Model path: the content (markdown or cleaned HTML, per only_main_content and the tag selectors). When that is
+   * the whole page and longer than the budget, the main content comes first and the whole page after it, so that
+   * cutting the tail keeps the main content.
+   */
+  modelContent?: string;
+  /** Structured formats the rules could not produce on this page (a bug or a pathological page). */
+  structuredFailed?: Array<'json' | 'summary'>;
 }
 
 /** Lazy-loading markup keeps the real image in data-* attributes; promote it so the image survives conversion. */
@@ -84,34 +110,91 @@ export function extractPage(input: ExtractInput): ExtractResult {
   const result: ExtractResult = emptyResult(formats);
   // Every step is guarded: a converter bug on one odd page must not fail the scrape, and what was
   // computed before the failure (metadata, links) is still returned.
+  const work = input.structured;
   let page: Page;
   let base: string | undefined;
+  let facts: PageFacts | undefined;
   try {
     page = parsePage(html);
     base = resolveBaseUrl(page, input.url);
     result.metadata = extractMetadata(page, base);
-    // Links cover the whole page, so they are read before anything is removed.
+    // Links and the page's structured data cover the whole page, so they are read before anything is removed.
     if (formats.includes('links')) result.links = extractLinks(page, base);
+    if (work?.json) facts = guarded(result, 'json', () => readPageFacts(page, base));
   } catch {
+    if (work?.json || work?.summary) result.structuredFailed = [work.json ? 'json' : 'summary'];
     return result;
   }
 
-  const wantsContent = formats.includes('markdown') || formats.includes('html') || formats.includes('text');
-  if (!wantsContent) return result;
+  const model = work?.modelSource;
+  const wantsHtml = formats.includes('html') || model?.kind === 'html';
+  const wantsText = formats.includes('text');
+  const wantsMarkdown = formats.includes('markdown') || work?.summary === true || model?.kind === 'markdown';
+  if (!wantsHtml && !wantsText && !wantsMarkdown && !work?.json) return result;
   try {
     const root = contentRoot(page, html, input, result.metadata.title);
     promoteLazyImages(root);
     absolutizeTree(root, base);
-    const wantsHtml = formats.includes('html');
-    const wantsText = formats.includes('text');
+    const content = work?.json && facts ? guarded(result, 'json', () => readContentFacts(root)) : undefined;
     // The markdown conversion collapses whitespace in the tree: in place when nothing reads it after.
-    if (formats.includes('markdown')) result.markdown = toMarkdown(root, !wantsHtml && !wantsText);
-    if (wantsHtml) result.html = render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim();
+    const markdown = wantsMarkdown ? toMarkdown(root, !wantsHtml && !wantsText) : undefined;
+    const cleanHtml = wantsHtml
+      ? render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim()
+      : undefined;
+    if (formats.includes('markdown')) result.markdown = markdown;
+    if (formats.includes('html')) result.html = cleanHtml;
     if (wantsText) result.text = toText(root);
+    if (work?.json && facts && content) {
+      const request = work.json;
+      const filled = guarded(result, 'json', () => fillFromFacts(request, facts, content, result.metadata));
+      if (filled !== undefined) result.json = filled;
+    }
+    if (work?.summary && markdown !== undefined) {
+      const summary = guarded(result, 'summary', () =>
+        summarizeMarkdown(markdown, result.metadata.language ? { language: result.metadata.language } : {}),
+      );
+      if (summary !== undefined) result.summary = summary;
+    }
+    if (model) {
+      const whole = (model.kind === 'html' ? cleanHtml : markdown) ?? '';
+      result.modelContent =
+        !input.onlyMainContent && whole.length > model.budgetChars
+          ? `${mainContentFirst(html, input, result.metadata.title, base, model.kind)}\n\n${whole}`
+          : whole;
+    }
   } catch {
     // Keep the empty strings set by emptyResult for the formats not produced.
+    if (work?.json && result.json === undefined) (result.structuredFailed ??= []).push('json');
+    if (work?.summary && result.summary === undefined) (result.structuredFailed ??= []).push('summary');
   }
   return result;
+}
+
+/** Runs one structured step; a failure marks the format failed and leaves the rest of the page alone. */
+function guarded<T>(result: ExtractResult, format: 'json' | 'summary', step: () => T): T | undefined {
+  try {
+    return step();
+  } catch {
+    if (!result.structuredFailed?.includes(format)) (result.structuredFailed ??= []).push(format);
+    return undefined;
+  }
+}
+
+/** The main content alone, from a fresh parse (the caller's tree is the whole page). */
+function mainContentFirst(
+  html: string,
+  input: ExtractInput,
+  title: string,
+  base: string | undefined,
+  kind: 'markdown' | 'html',
+): string {
+  const page = parsePage(html);
+  const root = contentRoot(page, html, { ...input, onlyMainContent: true }, title);
+  promoteLazyImages(root);
+  absolutizeTree(root, base);
+  return kind === 'html'
+    ? render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim()
+    : toMarkdown(root, true);
 }
 
 function contentRoot(page: Page, html: string, input: ExtractInput, title: string): Element {

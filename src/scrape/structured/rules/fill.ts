@@ -1,0 +1,302 @@
+// Filling the client's schema from the facts. Per property of the root object, in order of trust: the main
+// entity (and other items of its type), the page's meta tags and metadata, the visible labelled content; an
+// object or array of objects not found on the entity is also looked for among items of that type ('recipe' ->
+// the Recipe item) and, for arrays, among the page's repeated structures and record tables. Nested objects are
+// filled from the nested item found for them. Every property of every object filled is present; what is not
+// found is null. Values are only ever copied and converted, never made up.
+import type { PageMetadata } from '../../extract/metadata.js';
+import type { JsonSchema } from '../types.js';
+import { matchEnum, textOf, toBoolean, toInteger, toNumber, writesDecimalComma, type CoerceContext } from './coerce.js';
+import { candidateEntities, expandLists, rankEntities, repeatedStructures } from './entities.js';
+import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
+import { normalizeKey } from './keys.js';
+import { RULE_LIMITS } from './limits.js';
+import { entityValues, groupsOf, labelKeys, nameVariants } from './match.js';
+import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
+import type { SynonymGroup } from './synonyms.js';
+
+interface FillContext extends CoerceContext {
+  page: PageFacts;
+  content: ContentFacts;
+  metadata: PageMetadata;
+  root: JsonSchema;
+  /** repeatedStructures(page), computed on first use. */
+  lists?: ReturnType<typeof repeatedStructures>;
+}
+
+function listsOf(ctx: FillContext): ReturnType<typeof repeatedStructures> {
+  ctx.lists ??= repeatedStructures(ctx.page);
+  return ctx.lists;
+}
+
+/** What the property's name says about reading a list written as one text. */
+type SplitHint = SynonymGroup['split'];
+
+function splitHint(name: string): SplitHint {
+  for (const g of groupsOf(name)) if (g.group.split) return g.group.split;
+  return undefined;
+}
+
+function isEmptyObject(value: Record<string, unknown>): boolean {
+  return Object.values(value).every((v) => v === null);
+}
+
+/** One scalar of the schema's kind from one candidate, or null. */
+function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: FillContext): unknown {
+  let out: unknown;
+  switch (kind) {
+    case 'number':
+      out = toNumber(value, ctx);
+      break;
+    case 'integer':
+      out = toInteger(value, ctx);
+      break;
+    case 'boolean':
+      out = toBoolean(value, ctx);
+      break;
+    default:
+      // 'string', 'any' and 'null' read as text; an untyped property gets the value as stated.
+      out = kind === 'any' && (typeof value === 'number' || typeof value === 'boolean') ? value : textOf(value, ctx);
+  }
+  const members = enumOf(schema);
+  return members ? matchEnum(out, members) : (out ?? null);
+}
+
+/** A single text that is a list written out ("salt, pepper", one step per line). */
+function splitText(value: FactValue, hint: SplitHint): FactValue[] {
+  if (typeof value !== 'string' || !hint) return [value];
+  const parts = hint === 'comma' ? value.split(',') : value.split(/\n+/);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** The schema's value from candidate facts (best first), or null. */
+export function fillValue(
+  schema: JsonSchema,
+  candidates: FactValue[],
+  ctx: FillContext,
+  depth: number,
+  hint?: SplitHint,
+): unknown {
+  if (!candidates.length || depth > RULE_LIMITS.maxSchemaDepth) return null;
+  const s = resolveSchema(schema, ctx.root);
+  const kind = kindOf(s);
+  if (kind === 'object') {
+    for (const c of candidates) {
+      if (!isItem(c)) continue;
+      const filled = fillObject(s, c, ctx, depth + 1);
+      if (!isEmptyObject(filled)) return filled;
+    }
+    return null;
+  }
+  if (kind === 'array') {
+    const items = resolveSchema(itemsOf(s), ctx.root);
+    const itemKind = kindOf(items);
+    const limit = Math.min(maxItemsOf(s) ?? RULE_LIMITS.maxArrayItems, RULE_LIMITS.maxArrayItems);
+    const out: unknown[] = [];
+    if (itemKind === 'object') {
+      for (const element of expandLists(candidates, ctx.byId)) {
+        if (out.length >= limit) break;
+        const filled = fillValue(items, [element], ctx, depth + 1);
+        if (filled !== null) out.push(filled);
+      }
+    } else {
+      const seen = new Set<string>();
+      // A single stated text may be the whole list; several values are the list.
+      const expanded = expandLists(candidates, ctx.byId);
+      const values = expanded.length === 1 ? splitText(expanded[0] as FactValue, hint) : expanded;
+      for (const v of values) {
+        if (out.length >= limit) break;
+        const x = itemKind === 'array' ? null : scalar(itemKind, items, v, ctx);
+        const key = JSON.stringify(x);
+        if (x !== null && !seen.has(key)) {
+          seen.add(key);
+          out.push(x);
+        }
+      }
+    }
+    return out.length ? out : null;
+  }
+  for (const c of candidates) {
+    const v = scalar(kind, s, c, ctx);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+/** Every property of the object schema, from one item. */
+function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth: number): Record<string, unknown> {
+  // fromEntries: a property named "__proto__" is a plain key, not the object's prototype.
+  return Object.fromEntries(
+    propertiesOf(schema).map(([name, sub]) => [
+      name,
+      fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name)),
+    ]),
+  );
+}
+
+/** Meta tags and page metadata a property name may be read from (the root object only: they describe the page). */
+function metaValues(name: string, ctx: FillContext): FactValue[] {
+  const out: FactValue[] = [];
+  for (const g of groupsOf(name)) {
+    for (const key of g.group.meta ?? []) {
+      const v = ctx.page.meta.get(key);
+      if (v) out.push(v);
+    }
+    const field = g.group.metadata;
+    const v = field ? ctx.metadata[field] : undefined;
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** Values of visible labels that name this property. */
+function labelledValues(name: string, ctx: FillContext): FactValue[] {
+  const keys = labelKeys(name);
+  const out: FactValue[] = [];
+  for (const pair of ctx.content.pairs) if (keys.has(pair.key)) out.push(...pair.values);
+  return out;
+}
+
+/** Items of the page whose type is the property's name ('recipe' -> Recipe, 'products' -> Product). */
+function itemsOfNamedType(name: string, ctx: FillContext): FactItem[] {
+  const wanted = new Set<string>();
+  for (const key of nameVariants(name)) {
+    wanted.add(key);
+    if (key.endsWith('s') && key.length > 3) wanted.add(key.slice(0, -1));
+  }
+  const out: FactItem[] = [];
+  const seen = new Set<FactItem>();
+  const add = (v: FactValue): void => {
+    if (isItem(v) && !seen.has(v) && v.types.some((t) => wanted.has(normalizeKey(t)))) {
+      seen.add(v);
+      out.push(v);
+    }
+  };
+  for (const c of candidateEntities(ctx.page)) add(c);
+  for (const list of listsOf(ctx)) for (const e of list.elements) add(e);
+  return out;
+}
+
+/** An object schema filled from visible label/value pairs (a spec table for `specs: {weight, color}`). */
+function objectFromLabels(schema: JsonSchema, ctx: FillContext, depth: number): Record<string, unknown> | null {
+  const out = Object.fromEntries(
+    propertiesOf(schema).map(([name, sub]) => {
+      const kind = kindOf(resolveSchema(sub, ctx.root));
+      const value =
+        kind === 'object' ? null : fillValue(sub, labelledValues(name, ctx), ctx, depth + 1, splitHint(name));
+      return [name, value];
+    }),
+  );
+  return isEmptyObject(out) ? null : out;
+}
+
+/** A record table's rows as objects of the item schema (columns matched by header like labels). */
+function objectsFromTable(table: RecordTable, items: JsonSchema, ctx: FillContext, depth: number): unknown[] {
+  const columns = propertiesOf(items).map(([name, sub]) => {
+    const keys = labelKeys(name);
+    return { name, sub, column: table.keys.findIndex((k) => keys.has(k)) };
+  });
+  if (!columns.some((c) => c.column >= 0)) return [];
+  const out: unknown[] = [];
+  for (const row of table.rows) {
+    if (out.length >= RULE_LIMITS.maxArrayItems) break;
+    const obj: Record<string, unknown> = Object.fromEntries(
+      columns.map(({ name, sub, column }) => {
+        const cell = column >= 0 ? row[column] : undefined;
+        return [name, cell ? fillValue(sub, [cell], ctx, depth + 1, splitHint(name)) : null];
+      }),
+    );
+    if (!isEmptyObject(obj)) out.push(obj);
+  }
+  return out;
+}
+
+/** How many of the item schema's properties the first elements of a list state (the best of three). */
+function listScore(elements: unknown[]): number {
+  let best = 0;
+  for (const e of elements.slice(0, 3)) {
+    if (typeof e !== 'object' || e === null) continue;
+    best = Math.max(best, Object.values(e).filter((v) => v !== null).length);
+  }
+  return best;
+}
+
+/** An array of objects from the page's repeated structures and record tables: the list that fits best. */
+function arrayFromRepeated(name: string, schema: JsonSchema, ctx: FillContext, depth: number): unknown {
+  const items = resolveSchema(itemsOf(schema), ctx.root);
+  const wantsBreadcrumbs = normalizeKey(name).includes('breadcrumb');
+  const best: { list: unknown[] | null; score: number } = { list: null, score: 0 };
+  const consider = (list: unknown[]): void => {
+    const score = listScore(list);
+    if (score > best.score) {
+      best.list = list;
+      best.score = score;
+    }
+  };
+  for (const list of listsOf(ctx)) {
+    if ((list.type === 'BreadcrumbList') !== wantsBreadcrumbs) continue;
+    const filled = fillValue(schema, list.elements, ctx, depth);
+    if (Array.isArray(filled)) consider(filled);
+  }
+  for (const table of ctx.content.tables) consider(objectsFromTable(table, items, ctx, depth));
+  const chosen = best.list;
+  if (!chosen) return null;
+  const max = maxItemsOf(schema);
+  return max !== undefined ? chosen.slice(0, max) : chosen;
+}
+
+function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
+  return kindOf(schema) === 'array' && kindOf(resolveSchema(itemsOf(schema), ctx.root)) === 'object';
+}
+
+/** One property of the root object, from every source in order of trust. */
+function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
+  const s = resolveSchema(schema, ctx.root);
+  const kind = kindOf(s);
+  const hint = splitHint(name);
+  for (const entity of entities) {
+    const v = fillValue(s, entityValues(entity, name, ctx.byId), ctx, 1, hint);
+    if (v !== null) return v;
+  }
+  if (kind === 'object') {
+    const typed = fillValue(s, itemsOfNamedType(name, ctx), ctx, 1);
+    return typed ?? objectFromLabels(s, ctx, 1);
+  }
+  if (isArrayOfObjects(s, ctx)) {
+    const typed = itemsOfNamedType(name, ctx);
+    // One item of the named type is not a list; several (or an ItemList of them) are.
+    if (typed.length > 1) {
+      const v = fillValue(s, typed, ctx, 1);
+      if (v !== null) return v;
+    }
+    return arrayFromRepeated(name, s, ctx, 1);
+  }
+  // One meta value at a time: each is a whole statement (a keywords list is one text to split, not an element).
+  for (const value of metaValues(name, ctx)) {
+    const fromMeta = fillValue(s, [value], ctx, 1, hint);
+    if (fromMeta !== null) return fromMeta;
+  }
+  return fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
+}
+
+export function fillSchema(
+  schema: JsonSchema,
+  page: PageFacts,
+  content: ContentFacts,
+  metadata: PageMetadata,
+): Record<string, unknown> {
+  const ctx: FillContext = {
+    page,
+    content,
+    metadata,
+    root: schema,
+    byId: page.byId,
+    decimalComma: writesDecimalComma(metadata.language),
+  };
+  const root = resolveSchema(schema, schema);
+  const props = propertiesOf(root);
+  const names = props.map(([name]) => name);
+  const { main, sameType } = rankEntities(candidateEntities(page), names, page);
+  const entities = main ? [main, ...sameType] : [];
+  return Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+}

@@ -1,0 +1,115 @@
+// The client's JSON Schema (json_options.schema): checked at request time (size, depth, a valid schema that
+// compiles), then used to validate what a model answers. Ajv compiles it; `pattern` and `patternProperties`
+// run on the service's linear-time matcher, so a crafted pattern cannot make validation backtrack.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
+import { LinearRegex } from '../../util/linear-regex.js';
+import type { JsonSchema } from './types.js';
+
+/** Bounds of one schema (docs/structured.md). */
+export const SCHEMA_LIMITS = {
+  /** Its JSON text. */
+  maxBytes: 32 * 1024,
+  /** Nesting of objects and arrays in the schema document itself. */
+  maxDepth: 16,
+} as const;
+
+export interface SchemaIssue {
+  /** Dotted path inside the schema document ('' for the schema as a whole). */
+  path: string;
+  message: string;
+}
+
+/** The `{ test }` Ajv calls for `pattern`: a match anywhere, in time linear in the input. */
+const linearRegExp: RegExpEngine = Object.assign(
+  (source: string) => {
+    const regex = LinearRegex.compile(source);
+    return { test: (input: string) => regex.matches(input) };
+  },
+  // Only read by Ajv's standalone code generation, which is not used.
+  { code: 'LinearRegex' },
+);
+
+function newAjv(): Ajv2020 {
+  return new Ajv2020({
+    allErrors: true,
+    // Unknown keywords and formats are annotations here: clients send schemas written for other tools.
+    strict: false,
+    validateFormats: false,
+    // No remote $ref is ever fetched: Ajv has no loader unless given one, so such a schema fails to compile.
+    code: { regExp: linearRegExp },
+  });
+}
+
+const ajv = newAjv();
+
+function depthOf(value: unknown, limit: number): number {
+  // Iterative, so a deeply nested document cannot overflow the stack before the limit is seen.
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function pathOf(error: ErrorObject): string {
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+export type SchemaCheck = { ok: true; validate: ValidateFunction } | { ok: false; issues: SchemaIssue[] };
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** Checks a client's schema; the validator of a good one is kept with the object for later use. */
+export function checkJsonSchema(schema: JsonSchema): SchemaCheck {
+  const cached = compiled.get(schema);
+  if (cached) return { ok: true, validate: cached };
+  const text = JSON.stringify(schema);
+  if (Buffer.byteLength(text) > SCHEMA_LIMITS.maxBytes) {
+    return {
+      ok: false,
+      issues: [{ path: '', message: `The schema may have at most ${SCHEMA_LIMITS.maxBytes} bytes` }],
+    };
+  }
+  if (depthOf(schema, SCHEMA_LIMITS.maxDepth) > SCHEMA_LIMITS.maxDepth) {
+    return {
+      ok: false,
+      issues: [{ path: '', message: `The schema may nest objects and arrays at most ${SCHEMA_LIMITS.maxDepth} deep` }],
+    };
+  }
+  if (schema.type !== undefined && schema.type !== 'object') {
+    return { ok: false, issues: [{ path: 'type', message: "The schema must describe an object (type 'object')" }] };
+  }
+  if (!ajv.validateSchema(schema)) {
+    const issues = (ajv.errors ?? []).map((e) => ({
+      path: pathOf(e),
+      message: `Not a valid JSON Schema: ${e.message}`,
+    }));
+    return { ok: false, issues: issues.length > 0 ? issues : [{ path: '', message: 'Not a valid JSON Schema' }] };
+  }
+  try {
+    const validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+    return { ok: true, validate };
+  } catch (err) {
+    // An unresolvable $ref, a pattern the linear matcher refuses, a bad keyword value.
+    return { ok: false, issues: [{ path: '', message: `The schema does not compile: ${(err as Error).message}` }] };
+  }
+}
+
+/** Ajv's errors as short lines, for a repair prompt and an error message. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 20)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+    .join('; ');
+}
