@@ -22,9 +22,11 @@ export interface SchemaIssue {
 
 /** The `{ test }` Ajv calls for `pattern`: a match anywhere, in time linear in the input. */
 const linearRegExp: RegExpEngine = Object.assign(
-  (source: string) => {
+  (source: string, flags: string) => {
     const regex = LinearRegex.compile(source);
-    return { test: (input: string) => regex.matches(input) };
+    // Ajv keys its cache of compiled patterns by toString(): without it every pattern would be "[object Object]"
+    // and share the first one compiled (the meta-schema's own).
+    return { test: (input: string) => regex.matches(input), toString: () => `/${source}/${flags}` };
   },
   // Only read by Ajv's standalone code generation, which is not used.
   { code: 'LinearRegex' },
