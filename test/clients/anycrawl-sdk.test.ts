@@ -56,6 +56,10 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
       '/small/a': { title: 'Page A' },
       '/small/b': { title: 'Page B' },
       '/gone': { status: 404 },
+      '/product': {
+        title: 'Anvil',
+        body: '<script type="application/ld+json">{"@type":"Product","name":"Acme Anvil","offers":{"price":"149.99","priceCurrency":"EUR"}}</script><p>The Acme Anvil is forged from one block of steel and rings like a bell when struck by a hammer.</p>',
+      },
     });
     hub = await startCrawlSite(hubPages());
     slow = await startCrawlSite(treeSitePages(15, 1000));
@@ -112,6 +116,21 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     assert.ok(result.status === 'completed');
     assert.equal((result.metadata as unknown as Record<string, unknown>).engine, 'playwright');
     assert.match(result.markdown, /^# Rendered page\n\nThis is the page at \/rendered\./);
+  });
+
+  it('scrape with json_options and the json format: the object the schema asks for (built-in rules)', async () => {
+    const result = await client.scrape({
+      url: `${site.url}/product`,
+      engine: 'cheerio',
+      formats: ['json'],
+      json_options: {
+        schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+        user_prompt: 'The product',
+      },
+    });
+    assert.ok(result.status === 'completed');
+    assert.deepEqual((result as unknown as Record<string, unknown>).json, { name: 'Acme Anvil', price: 149.99 });
+    assert.equal((result.metadata as unknown as Record<string, unknown>).extraction, 'rules');
   });
 
   it("scrape errors: the SDK throws with the status and the body's error", async () => {
