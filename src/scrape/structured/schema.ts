@@ -4,6 +4,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { LinearRegex } from '../../util/linear-regex.js';
+import { LruCache } from '../../util/lru.js';
 import type { JsonSchema } from './types.js';
 
 /** Bounds of one schema (docs/structured.md). */
@@ -69,13 +70,64 @@ function pathOf(error: ErrorObject): string {
 
 export type SchemaCheck = { ok: true; validate: ValidateFunction } | { ok: false; issues: SchemaIssue[] };
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+/** Keywords that name a schema resource: Ajv registers them process-wide, so one client's would meet another's. */
+const RESOURCE_KEYWORDS = new Set(['$id', '$anchor', '$dynamicAnchor', '$recursiveAnchor']);
+/** Keywords whose members are names (of properties, definitions), each mapping to a schema. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
-/** Checks a client's schema; the validator of a good one is kept with the object for later use. */
+/** `$id` and anchors below the root, with their paths (walked iteratively; the depth is already bounded). */
+function nestedResources(schema: JsonSchema): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const stack: Array<[unknown, string[]]> = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if (NAMED_SCHEMAS.has(key) && value !== null && typeof value === 'object') {
+      for (const [name, sub] of Object.entries(value)) stack.push([sub, [key, name]]);
+    } else if (!RESOURCE_KEYWORDS.has(key)) {
+      stack.push([value, [key]]);
+    }
+  }
+  while (stack.length > 0 && issues.length < 10) {
+    const [node, path] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => stack.push([item, [...path, String(i)]]));
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (RESOURCE_KEYWORDS.has(key)) {
+        issues.push({
+          path: [...path, key].join('.'),
+          message: `${key} inside the schema is not supported: put shared parts in $defs and point at them with $ref '#/$defs/…'`,
+        });
+      } else if (NAMED_SCHEMAS.has(key) && value !== null && typeof value === 'object') {
+        for (const [name, sub] of Object.entries(value)) stack.push([sub, [...path, key, name]]);
+      } else {
+        stack.push([value, [...path, key]]);
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * The schema as it is compiled: without the root's `$schema` (whichever draft it names, the 2020-12 rules
+ * apply, and draft-07 keywords such as `definitions` still work) and `$id` (no schema is looked up by it).
+ */
+function compilable(schema: JsonSchema): JsonSchema {
+  const copy: JsonSchema = { ...schema };
+  delete copy.$schema;
+  delete copy.$id;
+  return copy;
+}
+
+/** Validators of recent schemas by their text: a crawl's pages and a task's runs share one compile. */
+const compiled = new LruCache<string, ValidateFunction>(256);
+
+/** Checks a client's schema; a good one's validator is kept for the next pages with the same schema. */
 export function checkJsonSchema(schema: JsonSchema): SchemaCheck {
-  const cached = compiled.get(schema);
-  if (cached) return { ok: true, validate: cached };
   const text = JSON.stringify(schema);
+  const cached = compiled.get(text);
+  if (cached) return { ok: true, validate: cached };
   if (Buffer.byteLength(text) > SCHEMA_LIMITS.maxBytes) {
     return {
       ok: false,
@@ -91,20 +143,26 @@ export function checkJsonSchema(schema: JsonSchema): SchemaCheck {
   if (schema.type !== undefined && schema.type !== 'object') {
     return { ok: false, issues: [{ path: 'type', message: "The schema must describe an object (type 'object')" }] };
   }
-  if (!ajv.validateSchema(schema)) {
-    const issues = (ajv.errors ?? []).map((e) => ({
-      path: pathOf(e),
-      message: `Not a valid JSON Schema: ${e.message}`,
-    }));
-    return { ok: false, issues: issues.length > 0 ? issues : [{ path: '', message: 'Not a valid JSON Schema' }] };
-  }
+  const nested = nestedResources(schema);
+  if (nested.length > 0) return { ok: false, issues: nested };
+  const prepared = compilable(schema);
   try {
-    const validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+    if (!ajv.validateSchema(prepared)) {
+      const issues = (ajv.errors ?? []).map((e) => ({
+        path: pathOf(e),
+        message: `Not a valid JSON Schema: ${e.message}`,
+      }));
+      return { ok: false, issues: issues.length > 0 ? issues : [{ path: '', message: 'Not a valid JSON Schema' }] };
+    }
+    const validate = ajv.compile(prepared);
+    compiled.set(text, validate);
     return { ok: true, validate };
   } catch (err) {
     // An unresolvable $ref, a pattern the linear matcher refuses, a bad keyword value.
     return { ok: false, issues: [{ path: '', message: `The schema does not compile: ${(err as Error).message}` }] };
+  } finally {
+    // Ajv keeps every schema it compiled in a process-wide map; the validator lives on without it (and in the LRU).
+    ajv.removeSchema(prepared);
   }
 }
 
@@ -114,4 +172,12 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
     .slice(0, 20)
     .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
     .join('; ');
+}
+
+/**
+ * Schemas the shared Ajv instance holds (its meta-schemas and nothing else when client schemas are released); for the
+ * test that they are. Ajv's cache is private, hence the cast.
+ */
+export function heldSchemaCount(): number {
+  return (ajv as unknown as { _cache: Map<unknown, unknown> })._cache.size;
 }

@@ -1,7 +1,12 @@
 // The client's JSON Schema: what is refused (with the fault's path) and what a compiled schema accepts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkJsonSchema, describeErrors, SCHEMA_LIMITS } from '../../../src/scrape/structured/schema.js';
+import {
+  checkJsonSchema,
+  describeErrors,
+  heldSchemaCount,
+  SCHEMA_LIMITS,
+} from '../../../src/scrape/structured/schema.js';
 
 describe('checkJsonSchema', () => {
   it('compiles an ordinary schema, draft-07 definitions and refs included, and validates with it', () => {
@@ -59,5 +64,46 @@ describe('checkJsonSchema', () => {
     assert.ok(other.ok);
     assert.equal(other.validate({ s: 'b' }), true);
     assert.equal(other.validate({ s: 'aaaa' }), false);
+  });
+
+  it('accepts the $schema of any draft and a root $id, and refuses $id and anchors inside', () => {
+    const props = { a: { type: 'string' } };
+    for (const $schema of ['http://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft/2020-12/schema']) {
+      assert.ok(checkJsonSchema({ $schema, type: 'object', properties: props }).ok, $schema);
+    }
+    // The same root $id with two different schemas: neither is remembered under it.
+    assert.ok(checkJsonSchema({ $id: 'https://example.com/s', type: 'object', properties: props }).ok);
+    const second = checkJsonSchema({
+      $id: 'https://example.com/s',
+      type: 'object',
+      properties: { b: { type: 'number' } },
+    });
+    assert.ok(second.ok);
+    assert.equal(second.validate({ b: 'x' }), false);
+    const nested = checkJsonSchema({
+      type: 'object',
+      properties: { a: { $id: 'https://example.com/a', type: 'string' } },
+    });
+    assert.equal(nested.ok, false);
+    assert.ok(!nested.ok && nested.issues[0]?.path === 'properties.a.$id', JSON.stringify(nested));
+    const anchor = checkJsonSchema({ type: 'object', $defs: { x: { $anchor: 'x', type: 'string' } } });
+    assert.ok(!anchor.ok && anchor.issues[0]?.path === '$defs.x.$anchor', JSON.stringify(anchor));
+    // A property may be called $id: it is a name there, not the keyword.
+    assert.ok(checkJsonSchema({ type: 'object', properties: { $id: { type: 'string' } } }).ok);
+  });
+
+  it('keeps no client schema in the shared validator once compiled, and $refs still resolve', () => {
+    const before = heldSchemaCount();
+    for (let i = 0; i < 50; i++) {
+      const check = checkJsonSchema({
+        type: 'object',
+        $defs: { n: { type: 'integer', maximum: i } },
+        properties: { [`f${i}`]: { $ref: '#/$defs/n' } },
+      });
+      assert.ok(check.ok);
+      assert.equal(check.validate({ [`f${i}`]: i }), true);
+      assert.equal(check.validate({ [`f${i}`]: i + 1 }), false);
+    }
+    assert.equal(heldSchemaCount(), before);
   });
 });
