@@ -163,7 +163,13 @@ function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillConte
   const v = fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name));
   if (v !== null) return v;
   const unit = unitLookup(name, sub, ctx);
-  return unit ? fillValue(sub, inUnit(entityValues(item, unit.base, ctx.byId), unit, ctx), ctx, depth) : null;
+  if (!unit) return null;
+  // price_eur: the item's own stated currency, if any, must be the one asked for.
+  if (/^[A-Z]{3}$/.test(unit.unit.dim)) {
+    const stated = fillValue({ type: 'string' }, entityValues(item, 'currency', ctx.byId), ctx, depth);
+    if (typeof stated === 'string' && stated.trim().toUpperCase() !== unit.unit.dim) return null;
+  }
+  return fillValue(sub, inUnit(entityValues(item, unit.base, ctx.byId), unit, ctx), ctx, depth);
 }
 
 /** Every property of the object schema, from one item. */
@@ -315,6 +321,14 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
     return typed ?? objectFromLabels(s, ctx, 1);
   }
   if (isArrayOfObjects(s, ctx)) {
+    // Another top-level thing of another type may hold the list (a FAQPage's questions beside a Restaurant);
+    // things of the main entity's type are related ones (another product's reviews) and are not read.
+    const mainTypes = entities[0]?.types ?? [];
+    for (const other of candidateEntities(ctx.page)) {
+      if (entities.includes(other) || other.types.some((t) => mainTypes.includes(t))) continue;
+      const v = fillValue(s, entityValues(other, name, ctx.byId), ctx, 1, hint);
+      if (v !== null) return v;
+    }
     const typed = itemsOfNamedType(name, ctx);
     // One item of the named type is not a list; several (or an ItemList of them) are.
     if (typed.length > 1) {
@@ -353,7 +367,8 @@ export function fillSchema(
   };
   const root = resolveSchema(schema, schema);
   const props = propertiesOf(root);
-  const names = props.map(([name]) => name);
+  // A unit-suffixed number is stated under its name without the unit ('weight' for weight_kg).
+  const names = props.map(([name, sub]) => unitLookup(name, sub, ctx)?.base ?? name);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   return Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
