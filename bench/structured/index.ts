@@ -1,6 +1,10 @@
 // Scores the rules-based JSON extractor (src/scrape/structured/rules) on a labelled set and times it.
 //
-//   npx tsx bench/structured/index.ts [set-dir] [--rounds N]
+//   npx tsx bench/structured/index.ts [set-dir] [--rounds N] [--wrong all|dev|held-out|none]
+//
+// Accuracy is also printed per split: pages whose name starts with an even number are the development pages
+// (rules are designed by reading their wrong fields), odd-numbered ones are held out (only their figures are
+// read). `--wrong dev` lists the wrong fields of the development pages only (default: all).
 //
 // The set (bench/structured/set/ by default) holds <name>.html and <name>.truth.json =
 // { url, kind, schema, user_prompt?, expected, in_structured_form: string[] }; in_structured_form lists the dotted
@@ -9,7 +13,12 @@
 //
 // How fields are compared (a "field" is one leaf of `expected`):
 // - numbers: equal within 0.5% of the expected value or 0.01, whichever is larger; a got string is wrong;
-// - strings: equal after whitespace collapse and case folding;
+// - strings: equal after whitespace collapse, case folding and dash folding (hyphen, en/em dash and minus are
+//   one character: the set's README says labels copy the page's dashes and that a scorer should fold them);
+//   two ISO date-times with a time zone are equal when they name the same instant ("2025-06-13T18:00:00-06:00"
+//   = "2025-06-14T00:00:00Z"); two times of day are equal when hour and minute agree ("07:30" = "7:30" =
+//   "07:30:00", the README's 24-hour convention). A bare date is never equal to a date-time: a schema asking
+//   "format": "date" must get YYYY-MM-DD;
 // - booleans: equal;
 // - null expected: correct only if got is null (or missing); an expected empty array likewise accepts null;
 // - arrays of scalars: an order-insensitive set; each expected element is one field (correct when got has it),
@@ -39,6 +48,14 @@ interface Case {
   truth: Truth;
 }
 
+type Split = 'dev' | 'held-out';
+
+/** Even-numbered pages are the development split, odd-numbered (and unnumbered) ones are held out. */
+function splitOf(name: string): Split {
+  const n = /^(\d+)/.exec(name);
+  return n && Number(n[1]) % 2 === 0 ? 'dev' : 'held-out';
+}
+
 interface FieldResult {
   path: string;
   ok: boolean;
@@ -49,7 +66,11 @@ interface FieldResult {
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 5) : 5;
-const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds');
+const wrongAt = args.indexOf('--wrong');
+const WRONG = wrongAt >= 0 ? (args[wrongAt + 1] ?? 'all') : 'all';
+const positional = args.filter(
+  (a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds' && args[i - 1] !== '--wrong',
+);
 const DEFAULT_SET = fileURLToPath(new URL('./set/', import.meta.url));
 const SET_DIR = positional[0] ?? DEFAULT_SET;
 
@@ -64,13 +85,33 @@ function loadSet(dir: string): Case[] {
     });
 }
 
-const fold = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+const fold = (s: string): string =>
+  s
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::00)?$/;
+
+/** The same instant (both zoned ISO date-times) or the same time of day (both HH:MM[:00]). */
+function sameTime(expected: string, got: string): boolean {
+  const e = expected.trim();
+  const g = got.trim();
+  if (DATE_TIME.test(e) && DATE_TIME.test(g)) return Date.parse(e) === Date.parse(g);
+  const te = TIME_OF_DAY.exec(e);
+  const tg = TIME_OF_DAY.exec(g);
+  return te !== null && tg !== null && Number(te[1]) === Number(tg[1]) && te[2] === tg[2];
+}
 
 function scalarEqual(expected: unknown, got: unknown): boolean {
   if (typeof expected === 'number') {
     return typeof got === 'number' && Math.abs(got - expected) <= Math.max(0.01, Math.abs(expected) * 0.005);
   }
-  if (typeof expected === 'string') return typeof got === 'string' && fold(got) === fold(expected);
+  if (typeof expected === 'string') {
+    return typeof got === 'string' && (fold(got) === fold(expected) || sameTime(expected, got));
+  }
   return expected === got;
 }
 
@@ -144,6 +185,10 @@ function main(): void {
   const structured: FieldResult[] = [];
   const byKind = new Map<string, FieldResult[]>();
   const wrong: Array<{ name: string; field: FieldResult }> = [];
+  const bySplit = new Map<Split, { all: FieldResult[]; structured: FieldResult[] }>([
+    ['dev', { all: [], structured: [] }],
+    ['held-out', { all: [], structured: [] }],
+  ]);
   for (const c of cases) {
     const fields: FieldResult[] = [];
     let got: Record<string, unknown>;
@@ -155,7 +200,11 @@ function main(): void {
     }
     compare('', c.truth.expected, got, fields);
     all.push(...fields);
-    structured.push(...fields.filter((f) => inStructuredForm(f.path, c.truth.in_structured_form ?? [])));
+    const stated = fields.filter((f) => inStructuredForm(f.path, c.truth.in_structured_form ?? []));
+    structured.push(...stated);
+    const split = bySplit.get(splitOf(c.name));
+    split?.all.push(...fields);
+    split?.structured.push(...stated);
     const kind = byKind.get(c.truth.kind) ?? [];
     kind.push(...fields);
     byKind.set(c.truth.kind, kind);
@@ -183,6 +232,13 @@ function main(): void {
   console.log(
     `fields in structured form:  ${ok(structured)}/${structured.length} = ${pct(ok(structured), structured.length)}`,
   );
+  for (const [name, split] of bySplit) {
+    const a = split.all;
+    const st = split.structured;
+    console.log(
+      `  ${name.padEnd(9)} overall ${ok(a)}/${a.length} = ${pct(ok(a), a.length)}, structured form ${ok(st)}/${st.length} = ${pct(ok(st), st.length)}`,
+    );
+  }
   console.log('per kind:');
   for (const [kind, list] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
     console.log(
@@ -192,8 +248,11 @@ function main(): void {
   console.log(
     `time per page (${ROUNDS} rounds): median ${percentile(samples, 0.5).toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms`,
   );
-  console.log(`wrong fields (${wrong.length}):`);
-  for (const { name, field } of wrong) {
+  const listed = wrong.filter(({ name }) =>
+    WRONG === 'all' ? true : WRONG === 'none' ? false : splitOf(name) === WRONG,
+  );
+  console.log(`wrong fields (${wrong.length}; listed: ${WRONG}, ${listed.length}):`);
+  for (const { name, field } of listed) {
     console.log(`  ${name}  ${field.path || '(root)'}: expected ${show(field.expected)}, got ${show(field.got)}`);
   }
 }

@@ -133,9 +133,20 @@ export function toInteger(value: FactValue, ctx: CoerceContext): number | null {
 }
 
 const TRUE_WORDS = new Set(
-  ['true', 'yes', 'y', '1', 'on', 'in stock', 'instock', 'available', 'limited availability', 'online only'].map(
-    normalizeKey,
-  ),
+  // TELECOMMUTE: schema.org's only jobLocationType, read for a `remote` property.
+  [
+    'true',
+    'yes',
+    'y',
+    '1',
+    'on',
+    'in stock',
+    'instock',
+    'available',
+    'limited availability',
+    'online only',
+    'telecommute',
+  ].map(normalizeKey),
 );
 const FALSE_WORDS = new Set(
   ['false', 'no', 'n', '0', 'off', 'out of stock', 'sold out', 'discontinued', 'unavailable', 'not available'].map(

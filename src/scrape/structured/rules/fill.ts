@@ -11,9 +11,10 @@ import { candidateEntities, expandLists, rankEntities, repeatedStructures } from
 import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
-import { entityValues, groupsOf, labelKeys, nameVariants } from './match.js';
+import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, nameVariants } from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
+import { amountIn, unitOfName, type UnitName } from './units.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -57,6 +58,10 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
     default:
       // 'string', 'any' and 'null' read as text; an untyped property gets the value as stated.
       out = kind === 'any' && (typeof value === 'number' || typeof value === 'boolean') ? value : textOf(value, ctx);
+      // "format": "date" asks for the calendar date of a stated timestamp (2024-11-30T23:59:00-05:00).
+      if (typeof out === 'string' && schema['format'] === 'date' && /^\d{4}-\d{2}-\d{2}T\d/.test(out)) {
+        out = out.slice(0, 10);
+      }
   }
   const members = enumOf(schema);
   return members ? matchEnum(out, members) : (out ?? null);
@@ -94,7 +99,8 @@ export function fillValue(
     const limit = Math.min(maxItemsOf(s) ?? RULE_LIMITS.maxArrayItems, RULE_LIMITS.maxArrayItems);
     const out: unknown[] = [];
     if (itemKind === 'object') {
-      for (const element of expandLists(candidates, ctx.byId)) {
+      const elements = expandLists(candidates, ctx.byId);
+      for (const element of asksDay(items) ? elements.flatMap(perDay) : elements) {
         if (out.length >= limit) break;
         const filled = fillValue(items, [element], ctx, depth + 1);
         if (filled !== null) out.push(filled);
@@ -123,15 +129,53 @@ export function fillValue(
   return null;
 }
 
+/** Whether an object schema asks for a day of the week (opening hours as one object per day). */
+function asksDay(items: JsonSchema): boolean {
+  return propertiesOf(items).some(([n]) => groupsOf(n).some((g) => g.group.paths.includes('dayOfWeek')));
+}
+
+/** An OpeningHoursSpecification naming several days is one element per day (same opens/closes). */
+function perDay(element: FactValue): FactValue[] {
+  if (!isItem(element)) return [element];
+  const days = element.props.get('dayofweek');
+  if (!days || days.length < 2) return [element];
+  return days.slice(0, 7).map((day) => ({ ...element, props: new Map(element.props).set('dayofweek', [day]) }));
+}
+
+/** The unit a number property's name ends in ('weight_kg'), for the second lookup by the name without it. */
+function unitLookup(name: string, schema: JsonSchema, ctx: FillContext): UnitName | null {
+  const kind = kindOf(resolveSchema(schema, ctx.root));
+  return kind === 'number' || kind === 'integer' ? unitOfName(name) : null;
+}
+
+/** Values in the unit asked for; values stating an incompatible or unknown unit are dropped. */
+function inUnit(values: FactValue[], unit: UnitName, ctx: FillContext): FactValue[] {
+  const out: FactValue[] = [];
+  for (const v of values) {
+    const n = amountIn(v, unit.unit, ctx.byId, ctx.decimalComma);
+    if (n !== null) out.push(n);
+  }
+  return out;
+}
+
+/** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
+function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
+  const v = fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name));
+  if (v !== null) return v;
+  const unit = unitLookup(name, sub, ctx);
+  if (!unit) return null;
+  // price_eur: the item's own stated currency, if any, must be the one asked for.
+  if (/^[A-Z]{3}$/.test(unit.unit.dim)) {
+    const stated = fillValue({ type: 'string' }, entityValues(item, 'currency', ctx.byId), ctx, depth);
+    if (typeof stated === 'string' && stated.trim().toUpperCase() !== unit.unit.dim) return null;
+  }
+  return fillValue(sub, inUnit(entityValues(item, unit.base, ctx.byId), unit, ctx), ctx, depth);
+}
+
 /** Every property of the object schema, from one item. */
 function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth: number): Record<string, unknown> {
   // fromEntries: a property named "__proto__" is a plain key, not the object's prototype.
-  return Object.fromEntries(
-    propertiesOf(schema).map(([name, sub]) => [
-      name,
-      fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name)),
-    ]),
-  );
+  return Object.fromEntries(propertiesOf(schema).map(([name, sub]) => [name, itemValue(item, name, sub, ctx, depth)]));
 }
 
 /** Meta tags and page metadata a property name may be read from (the root object only: they describe the page). */
@@ -155,6 +199,19 @@ function labelledValues(name: string, ctx: FillContext): FactValue[] {
   const out: FactValue[] = [];
   for (const pair of ctx.content.pairs) if (keys.has(pair.key)) out.push(...pair.values);
   return out;
+}
+
+/**
+ * A unit-suffixed number property from visible labels: labels naming it without the unit ("Weight" for
+ * weight_kg), then labels containing those words ("Max. torque (hard)" for torque_nm); values in the unit asked.
+ */
+function labelledAmounts(unit: UnitName, ctx: FillContext): FactValue[] {
+  const exact = inUnit(labelledValues(unit.base, ctx), unit, ctx);
+  if (exact.length) return exact;
+  const phrases = labelPhrases(unit.base);
+  const out: FactValue[] = [];
+  for (const pair of ctx.content.pairs) if (labelContains(pair.label, phrases)) out.push(...pair.values);
+  return inUnit(out, unit, ctx);
 }
 
 /** Items of the page whose type is the property's name ('recipe' -> Recipe, 'products' -> Product). */
@@ -182,8 +239,9 @@ function objectFromLabels(schema: JsonSchema, ctx: FillContext, depth: number): 
   const out = Object.fromEntries(
     propertiesOf(schema).map(([name, sub]) => {
       const kind = kindOf(resolveSchema(sub, ctx.root));
-      const value =
-        kind === 'object' ? null : fillValue(sub, labelledValues(name, ctx), ctx, depth + 1, splitHint(name));
+      let value = kind === 'object' ? null : fillValue(sub, labelledValues(name, ctx), ctx, depth + 1, splitHint(name));
+      const unit = value === null ? unitLookup(name, sub, ctx) : null;
+      if (unit) value = fillValue(sub, labelledAmounts(unit, ctx), ctx, depth + 1);
       return [name, value];
     }),
   );
@@ -255,7 +313,7 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   const kind = kindOf(s);
   const hint = splitHint(name);
   for (const entity of entities) {
-    const v = fillValue(s, entityValues(entity, name, ctx.byId), ctx, 1, hint);
+    const v = itemValue(entity, name, s, ctx, 1);
     if (v !== null) return v;
   }
   if (kind === 'object') {
@@ -263,6 +321,14 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
     return typed ?? objectFromLabels(s, ctx, 1);
   }
   if (isArrayOfObjects(s, ctx)) {
+    // Another top-level thing of another type may hold the list (a FAQPage's questions beside a Restaurant);
+    // things of the main entity's type are related ones (another product's reviews) and are not read.
+    const mainTypes = entities[0]?.types ?? [];
+    for (const other of candidateEntities(ctx.page)) {
+      if (entities.includes(other) || other.types.some((t) => mainTypes.includes(t))) continue;
+      const v = fillValue(s, entityValues(other, name, ctx.byId), ctx, 1, hint);
+      if (v !== null) return v;
+    }
     const typed = itemsOfNamedType(name, ctx);
     // One item of the named type is not a list; several (or an ItemList of them) are.
     if (typed.length > 1) {
@@ -276,7 +342,13 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
     const fromMeta = fillValue(s, [value], ctx, 1, hint);
     if (fromMeta !== null) return fromMeta;
   }
-  return fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
+  const unit = unitLookup(name, s, ctx);
+  if (unit) {
+    const fromMeta = fillValue(s, inUnit(metaValues(unit.base, ctx), unit, ctx), ctx, 1);
+    if (fromMeta !== null) return fromMeta;
+  }
+  const labelled = fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
+  return labelled ?? (unit ? fillValue(s, labelledAmounts(unit, ctx), ctx, 1) : null);
 }
 
 export function fillSchema(
@@ -295,7 +367,8 @@ export function fillSchema(
   };
   const root = resolveSchema(schema, schema);
   const props = propertiesOf(root);
-  const names = props.map(([name]) => name);
+  // A unit-suffixed number is stated under its name without the unit ('weight' for weight_kg).
+  const names = props.map(([name, sub]) => unitLookup(name, sub, ctx)?.base ?? name);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   return Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));

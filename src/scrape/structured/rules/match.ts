@@ -85,7 +85,11 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
   for (const key of variants) {
     take(valuesAt(item, [key], byId));
     if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [key.slice(0, -1)], byId));
-    for (const path of synonymGroup(key)?.paths ?? []) take(valuesAt(item, path, byId));
+    const group = synonymGroup(key);
+    for (const path of group?.paths ?? []) {
+      const values = valuesAt(item, path, byId);
+      take(group?.group.negate ? negated(values) : values);
+    }
   }
   // Last, the same key one level down in the parts of the thing itself (an address's postalCode, an offer's
   // sku): the page states it under this very name. Not in related things (a review's author is not the
@@ -97,6 +101,16 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
         if (isItem(d)) take(d.props.get(variants[0] as string) ?? []);
       }
     }
+  }
+  return out;
+}
+
+/** The opposite yes/no of stated booleans ("false" -> true); anything that is no yes/no is dropped. */
+function negated(values: FactValue[]): FactValue[] {
+  const out: FactValue[] = [];
+  for (const v of values) {
+    if (typeof v === 'boolean') out.push(!v);
+    else if (typeof v === 'string' && /^(?:true|false)$/i.test(v.trim())) out.push(v.trim().toLowerCase() !== 'true');
   }
   return out;
 }
@@ -136,4 +150,45 @@ export function labelKeys(name: string): Set<string> {
   const keys = new Set(nameVariants(name));
   for (const g of groupsOf(name)) for (const l of g.labels) keys.add(l);
   return keys;
+}
+
+/** Words of a label or name: lower case, letters and digits ("Max. torque (hard)" -> max, torque, hard). */
+export function labelWords(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+}
+
+/** Words that make a label another value than the plain one ("Old price", "Minimum RAM", "Preis statt"). */
+const QUALIFIERS = new Set(
+  'old was regular list original rrp msrp uvp before previous former statt ancien alter min minimum recommended avg average per'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The word sequences a label may contain to state a property of this name (its own words and its synonym
+ * group's names and labels): "Max. torque (hard)" contains "torque", "Capacité de lavage" contains "capacité".
+ */
+export function labelPhrases(name: string): string[][] {
+  const phrases = [labelWords(name)];
+  for (const g of groupsOf(name)) {
+    for (const l of [...g.group.names, ...(g.group.labels ?? [])]) phrases.push(labelWords(l));
+  }
+  return phrases.filter((p) => p.length > 0);
+}
+
+/** Whether a label's words contain one of the phrases, with no qualifier word and at most 6 words. */
+export function labelContains(label: string, phrases: ReadonlyArray<ReadonlyArray<string>>): boolean {
+  const words = labelWords(label);
+  if (words.length > 6 || words.some((w) => QUALIFIERS.has(w))) return false;
+  return phrases.some((p) => {
+    for (let i = 0; i + p.length <= words.length; i++) {
+      if (p.every((w, j) => words[i + j] === w)) return true;
+    }
+    return false;
+  });
 }

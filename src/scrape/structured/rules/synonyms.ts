@@ -23,6 +23,8 @@ export interface SynonymGroup {
   labels?: string[];
   /** A single text value of an array-of-strings property is a list written out: split on commas or lines. */
   split?: 'comma' | 'lines';
+  /** The paths state the opposite yes/no (`paywalled` is `isAccessibleForFree: false`): booleans are negated. */
+  negate?: boolean;
 }
 
 export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
@@ -42,7 +44,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: ['price', 'current price', 'sale price', 'amount'],
     paths: ['offers.price', 'offers.lowPrice', 'offers.priceSpecification.price', 'price'],
     meta: ['product:price:amount', 'og:price:amount'],
-    labels: ['our price', 'sale price', 'price now'],
+    labels: ['our price', 'sale price', 'price now', 'preis', 'prix', 'precio', 'prezzo', 'unser preis', 'notre prix'],
   },
   { names: ['low price', 'min price', 'price from'], paths: ['offers.lowPrice', 'lowPrice'] },
   { names: ['high price', 'max price'], paths: ['offers.highPrice', 'highPrice'] },
@@ -56,13 +58,37 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['offers.availability', 'availability'],
     meta: ['product:availability', 'og:availability'],
   },
-  { names: ['condition', 'item condition'], paths: ['offers.itemCondition', 'itemCondition'] },
+  {
+    names: ['condition', 'item condition'],
+    paths: ['offers.itemCondition', 'itemCondition'],
+    labels: ['zustand', 'état', 'estado', 'condizione'],
+  },
   { names: ['seller', 'merchant', 'vendor', 'retailer', 'store'], paths: ['offers.seller', 'seller'] },
-  { names: ['brand', 'brand name', 'manufacturer', 'make'], paths: ['brand', 'manufacturer'] },
-  { names: ['sku', 'item number'], paths: ['sku', 'offers.sku'] },
+  {
+    names: ['brand', 'brand name', 'manufacturer', 'make', 'maker'],
+    paths: ['brand', 'manufacturer'],
+    meta: ['product:brand', 'og:brand'],
+    labels: ['marke', 'hersteller', 'marque', 'fabricant', 'marca', 'fabricante', 'made by'],
+  },
+  {
+    names: ['sku', 'item number'],
+    paths: ['sku', 'offers.sku'],
+    meta: ['product:retailer_item_id', 'product:sku'],
+    labels: ['artikelnummer', 'art nr', 'référence', 'réf', 'ref', 'referencia'],
+  },
   { names: ['gtin', 'ean', 'upc', 'barcode'], paths: ['gtin', 'gtin13', 'gtin12', 'gtin14', 'gtin8', 'isbn'] },
   { names: ['mpn', 'part number'], paths: ['mpn'] },
-  { names: ['color', 'colour', 'colors', 'colours'], paths: ['color'] },
+  {
+    names: ['model', 'model number', 'model no', 'model name', 'model code'],
+    paths: ['model', 'mpn'],
+    labels: ['modell', 'modellnummer', 'modèle', 'référence du modèle', 'modelo', 'modello'],
+  },
+  {
+    names: ['color', 'colour', 'colors', 'colours'],
+    paths: ['color'],
+    meta: ['product:color'],
+    labels: ['farbe', 'couleur', 'colore'],
+  },
   { names: ['variants', 'variations', 'options'], paths: ['hasVariant', 'offers'] },
   { names: ['items', 'list', 'results', 'entries', 'elements'], paths: ['itemListElement'] },
   {
@@ -132,6 +158,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: ['category', 'categories', 'section', 'article section', 'genre'],
     paths: ['category', 'articleSection', 'genre', 'recipeCategory'],
     meta: ['article:section'],
+    labels: ['kategorie', 'catégorie', 'categoría', 'rubrik', 'rubrique'],
   },
   {
     names: ['keywords', 'tags', 'tag', 'topics'],
@@ -152,35 +179,110 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     split: 'lines',
   },
   { names: ['cuisine', 'recipe cuisine'], paths: ['recipeCuisine', 'servesCuisine'] },
-  { names: ['servings', 'yield', 'recipe yield', 'serves'], paths: ['recipeYield', 'yield'] },
-  { names: ['calories'], paths: ['nutrition.calories'] },
-  { names: ['prep time', 'preparation time'], paths: ['prepTime'] },
-  { names: ['cook time', 'cooking time'], paths: ['cookTime'] },
-  { names: ['total time'], paths: ['totalTime'] },
+  {
+    names: ['servings', 'yield', 'recipe yield', 'serves', 'portions'],
+    paths: ['recipeYield', 'yield'],
+    labels: ['portionen', 'personen', 'portions', 'porciones', 'raciones'],
+  },
+  {
+    names: ['calories', 'calories per serving', 'kcal', 'calorie count'],
+    paths: ['nutrition.calories', 'calories'],
+    labels: ['kalorien', 'calorías'],
+  },
+  {
+    names: ['protein', 'proteins', 'protein content'],
+    paths: ['nutrition.proteinContent', 'proteinContent'],
+    labels: ['eiweiß', 'eiweiss', 'protéines', 'proteínas'],
+  },
+  {
+    names: ['fat', 'fat content', 'total fat'],
+    paths: ['nutrition.fatContent', 'fatContent'],
+    labels: ['fett', 'matières grasses', 'lipides', 'grasas'],
+  },
+  {
+    names: ['carbohydrates', 'carbs', 'carbohydrate', 'carbohydrate content'],
+    paths: ['nutrition.carbohydrateContent', 'carbohydrateContent'],
+    labels: ['kohlenhydrate', 'glucides', 'hidratos de carbono', 'carbohidratos'],
+  },
+  {
+    names: ['sugar', 'sugars', 'sugar content'],
+    paths: ['nutrition.sugarContent', 'sugarContent'],
+    labels: ['zucker', 'davon zucker', 'sucres', 'azúcares'],
+  },
+  {
+    names: ['fiber', 'fibre', 'fiber content'],
+    paths: ['nutrition.fiberContent', 'fiberContent'],
+    labels: ['ballaststoffe', 'fibres', 'fibra'],
+  },
+  { names: ['salt', 'salt content'], paths: [], labels: ['salz', 'sel', 'sal'] },
+  { names: ['sodium', 'sodium content'], paths: ['nutrition.sodiumContent', 'sodiumContent'] },
+  {
+    names: ['prep time', 'preparation time', 'prep'],
+    paths: ['prepTime'],
+    labels: ['zubereitungszeit', 'vorbereitungszeit', 'temps de préparation', 'préparation', 'tiempo de preparación'],
+  },
+  {
+    names: ['cook time', 'cooking time', 'cook'],
+    paths: ['cookTime'],
+    labels: ['kochzeit', 'garzeit', 'backzeit', 'temps de cuisson', 'cuisson', 'tiempo de cocción'],
+  },
+  { names: ['total time'], paths: ['totalTime'], labels: ['gesamtzeit', 'temps total', 'tiempo total'] },
   {
     names: ['location', 'venue', 'place', 'job location', 'work location'],
     paths: ['location', 'jobLocation', 'contentLocation'],
   },
   { names: ['venue name', 'location name'], paths: ['location.name'] },
   { names: ['address', 'full address'], paths: ['address', 'location.address', 'jobLocation.address'] },
-  { names: ['street', 'street address'], paths: ['address.streetAddress', 'location.address.streetAddress'] },
+  // The bare part names come first so that a nested `address: {street, zip}` reads its PostalAddress.
+  {
+    names: ['street', 'street address'],
+    paths: ['streetAddress', 'address.streetAddress', 'location.address.streetAddress'],
+  },
   {
     names: ['postal code', 'zip', 'zip code', 'postcode'],
-    paths: ['address.postalCode', 'location.address.postalCode'],
+    paths: ['postalCode', 'address.postalCode', 'location.address.postalCode'],
   },
-  { names: ['state', 'region'], paths: ['address.addressRegion', 'location.address.addressRegion'] },
-  { names: ['city', 'locality'], paths: ['address.addressLocality', 'location.address.addressLocality'] },
-  { names: ['country'], paths: ['address.addressCountry', 'location.address.addressCountry'] },
+  { names: ['state', 'region'], paths: ['addressRegion', 'address.addressRegion', 'location.address.addressRegion'] },
+  {
+    names: ['city', 'locality'],
+    paths: ['addressLocality', 'address.addressLocality', 'location.address.addressLocality'],
+  },
+  { names: ['country'], paths: ['addressCountry', 'address.addressCountry', 'location.address.addressCountry'] },
   { names: ['organizer', 'organiser', 'host'], paths: ['organizer'] },
   { names: ['performer', 'performers', 'artist', 'artists', 'lineup'], paths: ['performer'] },
   { names: ['event status', 'status'], paths: ['eventStatus'] },
-  { names: ['tickets', 'ticket url'], paths: ['offers.url'] },
+  { names: ['tickets', 'ticket url'], paths: ['offers.url', 'offers'] },
+  {
+    names: ['ticket types', 'ticket tiers', 'ticket options', 'ticket prices', 'price tiers', 'tiers', 'offers'],
+    paths: ['offers'],
+  },
+  {
+    names: ['doors', 'doors open', 'door time', 'doors time', 'doors opening', 'entry time', 'admission time'],
+    paths: ['doorTime'],
+    labels: ['einlass', 'ouverture des portes', 'apertura de puertas'],
+  },
   {
     names: ['company', 'company name', 'employer', 'hiring organization'],
     paths: ['hiringOrganization', 'worksFor', 'employer'],
   },
   { names: ['salary', 'base salary', 'pay', 'compensation', 'wage'], paths: ['baseSalary', 'estimatedSalary'] },
   { names: ['salary currency'], paths: ['baseSalary.currency', 'salaryCurrency'] },
+  {
+    names: ['salary min', 'min salary', 'minimum salary', 'salary from', 'salary low', 'pay min'],
+    paths: ['baseSalary.value.minValue', 'baseSalary.minValue', 'estimatedSalary.value.minValue'],
+  },
+  {
+    names: ['salary max', 'max salary', 'maximum salary', 'salary to', 'salary high', 'pay max'],
+    paths: ['baseSalary.value.maxValue', 'baseSalary.maxValue', 'estimatedSalary.value.maxValue'],
+  },
+  {
+    names: ['salary period', 'salary unit', 'pay period', 'salary interval', 'pay interval'],
+    paths: ['baseSalary.value.unitText', 'baseSalary.unitText', 'estimatedSalary.value.unitText'],
+  },
+  {
+    names: ['remote', 'is remote', 'remote work', 'work from home', 'telecommute', 'remote ok', 'fully remote'],
+    paths: ['jobLocationType'],
+  },
   { names: ['employment type', 'job type'], paths: ['employmentType'] },
   { names: ['date posted', 'posted', 'posted at', 'posting date'], paths: ['datePosted'] },
   {
@@ -190,7 +292,125 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['job title', 'position title'], paths: ['title', 'name'] },
   { names: ['phone', 'telephone', 'phone number', 'tel'], paths: ['telephone', 'contactPoint.telephone'] },
   { names: ['email', 'e mail', 'email address'], paths: ['email', 'contactPoint.email'] },
-  { names: ['opening hours', 'hours'], paths: ['openingHours', 'openingHoursSpecification'] },
+  {
+    names: ['opening hours', 'hours', 'business hours', 'opening times', 'hours of operation'],
+    paths: ['openingHoursSpecification', 'openingHours'],
+    labels: ['öffnungszeiten', 'horaires', 'horario'],
+  },
+  { names: ['day', 'days', 'day of week', 'weekday'], paths: ['dayOfWeek'] },
+  { names: ['opens', 'open', 'opening time', 'open time', 'opens at', 'from'], paths: ['opens'] },
+  { names: ['closes', 'close', 'closing time', 'close time', 'closes at', 'until'], paths: ['closes'] },
+  {
+    names: ['takes reservations', 'accepts reservations', 'reservations', 'reservable', 'reservations accepted'],
+    paths: ['acceptsReservations'],
+  },
+  {
+    names: ['faq', 'faqs', 'questions', 'faq items', 'questions and answers', 'qa', 'q and a'],
+    paths: ['mainEntity', 'hasPart'],
+  },
+  { names: ['question', 'q'], paths: ['name', 'text'] },
+  { names: ['answer', 'a', 'accepted answer'], paths: ['acceptedAnswer', 'suggestedAnswer'] },
+  {
+    names: ['paywalled', 'paywall', 'premium', 'subscriber only', 'subscribers only', 'subscription required'],
+    paths: ['isAccessibleForFree'],
+    negate: true,
+  },
+  { names: ['free', 'is free', 'accessible for free', 'free access', 'free to read'], paths: ['isAccessibleForFree'] },
+  { names: ['version', 'software version', 'app version', 'current version'], paths: ['softwareVersion', 'version'] },
+  {
+    names: ['developer', 'developers', 'developed by', 'studio'],
+    paths: ['author', 'creator', 'developer'],
+    labels: ['entwickler', 'développeur', 'desarrollador'],
+  },
+  {
+    names: ['os', 'operating system', 'operating systems', 'platform', 'platforms', 'supported platforms'],
+    paths: ['operatingSystem', 'gamePlatform', 'availableOnDevice'],
+    labels: ['betriebssystem', 'système d exploitation', 'sistema operativo'],
+  },
+  { names: ['format', 'book format', 'binding'], paths: ['bookFormat', 'format', 'encodingFormat'] },
+  {
+    names: ['download size', 'file size', 'size'],
+    paths: ['fileSize', 'contentSize'],
+    labels: ['dateigröße', 'taille du fichier', 'tamaño'],
+  },
+  // Specification words: mostly read from visible spec tables, in the site's language.
+  {
+    names: ['weight', 'net weight', 'item weight', 'product weight'],
+    paths: ['weight'],
+    labels: ['gewicht', 'nettogewicht', 'poids', 'poids net', 'peso', 'peso neto'],
+  },
+  {
+    names: ['cpu', 'processor', 'chip', 'chipset', 'processor type'],
+    paths: ['processor', 'cpu'],
+    labels: ['prozessor', 'processeur', 'procesador'],
+  },
+  {
+    names: ['ram', 'memory', 'system memory', 'ram memory', 'ram size'],
+    paths: ['memory', 'ram'],
+    labels: ['arbeitsspeicher', 'mémoire vive', 'mémoire', 'memoria', 'memoria ram'],
+  },
+  {
+    names: ['storage', 'storage capacity', 'disk space', 'hard drive', 'ssd', 'disk', 'storage size'],
+    paths: ['storage'],
+    labels: ['speicher', 'speicherplatz', 'festplatte', 'stockage', 'almacenamiento', 'capacidad de almacenamiento'],
+  },
+  {
+    names: ['screen size', 'display size', 'screen', 'display', 'screen diagonal'],
+    paths: ['screenSize', 'display'],
+    labels: ['bildschirm', 'bildschirmgröße', 'bildschirmdiagonale', 'écran', 'taille d écran', 'pantalla'],
+  },
+  {
+    names: ['battery', 'battery capacity', 'battery size'],
+    paths: ['battery'],
+    labels: ['akku', 'batterie', 'batería'],
+  },
+  { names: ['range', 'max range'], paths: [], labels: ['reichweite', 'autonomie', 'autonomía'] },
+  {
+    names: ['warranty', 'guarantee', 'warranty period'],
+    paths: ['warranty'],
+    labels: ['garantie', 'gewährleistung', 'garantía', 'garanzia'],
+  },
+  {
+    names: ['capacity'],
+    paths: [],
+    labels: ['kapazität', 'fassungsvermögen', 'füllmenge', 'capacité', 'capacidad'],
+  },
+  { names: ['power', 'wattage', 'rated power'], paths: [], labels: ['leistung', 'puissance', 'potencia'] },
+  { names: ['height'], paths: ['height'], labels: ['höhe', 'hauteur', 'altura'] },
+  { names: ['width'], paths: ['width'], labels: ['breite', 'largeur', 'anchura', 'ancho'] },
+  { names: ['depth'], paths: ['depth'], labels: ['tiefe', 'profondeur', 'profundidad'] },
+  {
+    names: ['energy class', 'energy efficiency class', 'energy rating', 'energy label'],
+    paths: [],
+    labels: ['energieeffizienzklasse', 'energieklasse', 'classe énergétique', 'clase energética'],
+  },
+  {
+    names: ['noise', 'noise level', 'sound level'],
+    paths: [],
+    labels: ['geräuschpegel', 'lautstärke', 'niveau sonore', 'nivel de ruido', 'nivel sonoro'],
+  },
+  {
+    names: ['spin speed', 'max spin speed'],
+    paths: [],
+    labels: ['schleuderdrehzahl', 'vitesse d essorage', 'velocidad de centrifugado'],
+  },
+  {
+    names: ['water tank', 'water tank capacity', 'tank capacity'],
+    paths: [],
+    labels: ['wassertank', 'réservoir d eau', 'réservoir', 'depósito de agua'],
+  },
+  { names: ['boiler', 'boiler type'], paths: [], labels: ['kessel', 'chaudière', 'caldera'] },
+  { names: ['torque', 'max torque'], paths: [], labels: ['drehmoment', 'couple'] },
+  {
+    names: ['stock quantity', 'quantity', 'qty', 'stock level', 'stock count', 'units in stock', 'quantity available'],
+    paths: ['offers.inventoryLevel', 'inventoryLevel'],
+    labels: ['stock', 'lagerbestand', 'en stock', 'existencias'],
+  },
+  {
+    names: ['origin', 'country of origin', 'made in', 'provenance'],
+    paths: ['countryOfOrigin', 'countryOfManufacture'],
+    labels: ['herkunft', 'herkunftsland', 'origine', 'origen'],
+  },
   { names: ['duration', 'runtime'], paths: ['duration', 'timeRequired'] },
   { names: ['body', 'article body', 'review body', 'content', 'text'], paths: ['articleBody', 'reviewBody', 'text'] },
   { names: ['word count'], paths: ['wordCount'] },
@@ -203,4 +423,20 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
  * lookup when the whole name finds nothing. Only type words: 'company' is not one ('company_name' is not the
  * entity's name).
  */
-export const TYPE_PREFIXES = ['product', 'article', 'recipe', 'event', 'job', 'item', 'post', 'page', 'book'];
+export const TYPE_PREFIXES = [
+  'product',
+  'article',
+  'recipe',
+  'event',
+  'job',
+  'item',
+  'post',
+  'page',
+  'book',
+  'app',
+  'software',
+  'game',
+  'course',
+  'movie',
+  'film',
+];

@@ -19,6 +19,8 @@ const LABEL_CLASSES = /(?:^|[\s_-])(?:label|key|name|term|title|spec-name|attr(?
 /** Elements that end an inline value: the next line starts. */
 const VALUE_STOPS = new Set(['br', 'p', 'div', 'li', 'ul', 'ol', 'table', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const SECTIONS = new Set(['thead', 'tbody', 'tfoot']);
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+const LEADING_LABEL_TAGS = new Set(['span', 'strong', 'b', 'em']);
 
 class VisibleReader {
   readonly pairs: LabelledValue[] = [];
@@ -35,7 +37,10 @@ class VisibleReader {
         continue;
       }
       if (n.name === 'dl') this.readDefinitionList(n);
-      else if (n.name === 'li' || n.name === 'p') this.readLine(n);
+      else if (n.name === 'li' || n.name === 'p') {
+        this.readLine(n);
+        if (n.name === 'li') this.readLeadingLabel(n);
+      } else if (HEADINGS.has(n.name)) this.readHeadedList(n);
       else if (this.isInlineLabel(n)) this.readInlineLabel(n);
       for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as ChildNode);
     }
@@ -149,6 +154,37 @@ class VisibleReader {
     if (value.startsWith('//') || (/\d$/.test(label) && /^\d/.test(value))) return;
     if (label.split(' ').length > 6) return;
     this.add(label, [value]);
+  }
+
+  /** `<li><span>Prep</span> 15 min</li>`: a short leading element without a colon labels the rest of the item. */
+  private readLeadingLabel(li: Element): void {
+    let first: Element | null = null;
+    const rest: string[] = [];
+    for (const c of li.children) {
+      if (first === null) {
+        if (isText(c) && c.data.trim() === '') continue;
+        if (!isTag(c) || !LEADING_LABEL_TAGS.has(c.name)) return;
+        first = c;
+      } else if (isText(c)) rest.push(c.data);
+      else if (isTag(c)) rest.push(` ${boundedText(c, 600)} `);
+      if (rest.length > 20) break;
+    }
+    if (!first) return;
+    const label = boundedText(first, 200);
+    if (label.endsWith(':') || label.split(' ').length > 4 || /\d/.test(label)) return;
+    this.add(label, [rest.join('')]);
+  }
+
+  /** A heading followed by a list ("Ingredients" + <ul>): the list items are the heading's values. */
+  private readHeadedList(h: Element): void {
+    let next = h.next;
+    while (next && isText(next) && next.data.trim() === '') next = next.next;
+    if (!next || !isTag(next) || (next.name !== 'ul' && next.name !== 'ol')) return;
+    const items = elementChildren(next)
+      .filter((c) => c.name === 'li')
+      .slice(0, RULE_LIMITS.maxRowsPerTable)
+      .map((li) => boundedText(li));
+    this.add(boundedText(h, 200), items);
   }
 
   private isInlineLabel(el: Element): boolean {
