@@ -262,6 +262,23 @@ describe('scheduled tasks', () => {
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
+  it('runs a scrape task with the json and summary formats (built-in rules) to a completed execution', async () => {
+    const id = await create({
+      task_payload: {
+        url: `${site.url}/`,
+        formats: ['markdown', 'json', 'summary'],
+        json_options: { schema: { type: 'object', properties: { title: { type: 'string' } } } },
+      },
+    });
+    advance(60_000);
+    await tick();
+    const [execution] = await settle(id, 1);
+    assert.ok(execution);
+    assert.equal(execution.status, 'completed', JSON.stringify(execution));
+    assert.equal(execution.job_status, 'completed');
+    await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
+  });
+
   it('fails an execution whose payload the scrape refuses at run time, instead of leaving it running', async () => {
     const id = await create({});
     // What a deployment refuses can change after creation (Chromium removed, a model required and unset):
