@@ -18,6 +18,8 @@ export const RULE_LIMITS = {
   maxKeyChars: 200,
   /** <meta> tags read. */
   maxMetaTags: 1_000,
+  /** Values kept of one repeated Open Graph list tag (article:tag). */
+  maxMetaListValues: 50,
   /** Tables read in the main content, and rows and cells read per table. */
   maxTables: 200,
   maxRowsPerTable: 1_000,
