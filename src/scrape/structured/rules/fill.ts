@@ -14,6 +14,7 @@ import { RULE_LIMITS } from './limits.js';
 import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, nameVariants } from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
+import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, unitOfName, type UnitName } from './units.js';
 
 interface FillContext extends CoerceContext {
@@ -134,12 +135,33 @@ function asksDay(items: JsonSchema): boolean {
   return propertiesOf(items).some(([n]) => groupsOf(n).some((g) => g.group.paths.includes('dayOfWeek')));
 }
 
-/** An OpeningHoursSpecification naming several days is one element per day (same opens/closes). */
+/**
+ * An OpeningHoursSpecification naming several days is one element per day (same opens/closes); so is an
+ * openingHours text ("Mo-Fr 09:00-18:00").
+ */
 function perDay(element: FactValue): FactValue[] {
+  if (typeof element === 'string') return hoursFromText(element) ?? [element];
   if (!isItem(element)) return [element];
   const days = element.props.get('dayofweek');
   if (!days || days.length < 2) return [element];
   return days.slice(0, 7).map((day) => ({ ...element, props: new Map(element.props).set('dayofweek', [day]) }));
+}
+
+/**
+ * Opening hours the visible content states as day/hours pairs (a table of days, "Mon–Fri: 9–17"): one item per
+ * day, in the page's order. At least two such pairs: one day line alone may be anything (a holiday note).
+ */
+function visibleHours(ctx: FillContext): FactItem[] {
+  const out: FactItem[] = [];
+  let pairs = 0;
+  for (const pair of ctx.content.pairs) {
+    const days = pair.values.length === 1 ? hoursFromPair(pair.label, pair.values[0] as string) : null;
+    if (!days) continue;
+    pairs++;
+    out.push(...days);
+    if (out.length >= RULE_LIMITS.maxArrayItems) break;
+  }
+  return pairs >= 2 ? out : [];
 }
 
 /** The unit a number property's name ends in ('weight_kg'), for the second lookup by the name without it. */
@@ -182,15 +204,47 @@ function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth:
 function metaValues(name: string, ctx: FillContext): FactValue[] {
   const out: FactValue[] = [];
   for (const g of groupsOf(name)) {
-    for (const key of g.group.meta ?? []) {
-      const v = ctx.page.meta.get(key);
-      if (v) out.push(v);
-    }
+    const add = (v: string | undefined): void => {
+      if (v) out.push(g.group.pageTitle ? pageTitle(v, ctx) : v);
+    };
+    for (const key of g.group.meta ?? []) add(ctx.page.meta.get(key));
     const field = g.group.metadata;
-    const v = field ? ctx.metadata[field] : undefined;
-    if (v) out.push(v);
+    add(field ? ctx.metadata[field] : undefined);
   }
   return out;
+}
+
+/** Characters that separate a page title from the site's name ("Product – Shop", "Post | Blog"). */
+const TITLE_SEPARATORS = new Set(['|', '-', '\u2013', '\u2014', '\u00b7', '\u2022', ':', '/', '\u00bb', '\u203a']);
+const foldTitle = (s: string): string =>
+  s
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * A <title> (or og:title) names the thing and then the site: when the page's <h1> is the title's start, up to a
+ * separator ("Kestrelby - Northshire Wiki" with <h1>Kestrelby</h1>), the h1 is the name; else a trailing
+ * " | <og:site_name>" is dropped. Otherwise the title is kept as written.
+ */
+function pageTitle(title: string, ctx: FillContext): string {
+  const t = foldTitle(title);
+  const h1 = ctx.page.h1;
+  if (h1) {
+    const h = foldTitle(h1);
+    const rest = t.slice(h.length).trimStart();
+    if (h && t.startsWith(h) && (rest === '' || TITLE_SEPARATORS.has(rest[0] as string))) return h1;
+  }
+  const site = ctx.page.meta.get('og:site_name')?.trim();
+  const raw = title.trim();
+  if (site && raw.length > site.length && foldTitle(raw.slice(raw.length - site.length)) === foldTitle(site)) {
+    const head = raw.slice(0, raw.length - site.length).trimEnd();
+    const last = head[head.length - 1];
+    const kept = head.slice(0, -1).trimEnd();
+    if (last && TITLE_SEPARATORS.has(last.replace(/[\u2010-\u2015\u2212]/, '-')) && kept) return kept;
+  }
+  return title;
 }
 
 /** Values of visible labels that name this property. */
@@ -333,6 +387,10 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
     // One item of the named type is not a list; several (or an ItemList of them) are.
     if (typed.length > 1) {
       const v = fillValue(s, typed, ctx, 1);
+      if (v !== null) return v;
+    }
+    if (asksDay(resolveSchema(itemsOf(s), ctx.root))) {
+      const v = fillValue(s, visibleHours(ctx), ctx, 1);
       if (v !== null) return v;
     }
     return arrayFromRepeated(name, s, ctx, 1);

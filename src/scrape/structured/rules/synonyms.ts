@@ -25,6 +25,8 @@ export interface SynonymGroup {
   split?: 'comma' | 'lines';
   /** The paths state the opposite yes/no (`paywalled` is `isAccessibleForFree: false`): booleans are negated. */
   negate?: boolean;
+  /** The meta/metadata values are page titles: a site-name suffix is dropped (see pageTitle in fill.ts). */
+  pageTitle?: boolean;
 }
 
 export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
@@ -33,6 +35,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['name', 'headline', 'title', 'alternativeHeadline'],
     meta: ['og:title', 'twitter:title'],
     metadata: 'title',
+    pageTitle: true,
   },
   {
     names: ['description', 'summary', 'abstract'],
