@@ -11,11 +11,11 @@ import { candidateEntities, expandLists, rankEntities, repeatedStructures } from
 import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
-import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, nameVariants } from './match.js';
+import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, labelWords, nameVariants } from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
-import { amountIn, unitOfName, type UnitName } from './units.js';
+import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -24,6 +24,8 @@ interface FillContext extends CoerceContext {
   root: JsonSchema;
   /** repeatedStructures(page), computed on first use. */
   lists?: ReturnType<typeof repeatedStructures>;
+  /** Currencies of the amounts written with a sign or code that were read as numbers ("€115" -> EUR). */
+  currencies: Set<string>;
 }
 
 function listsOf(ctx: FillContext): ReturnType<typeof repeatedStructures> {
@@ -48,10 +50,12 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
   let out: unknown;
   switch (kind) {
     case 'number':
-      out = toNumber(value, ctx);
-      break;
     case 'integer':
-      out = toInteger(value, ctx);
+      out = kind === 'number' ? toNumber(value, ctx) : toInteger(value, ctx);
+      if (out !== null && typeof value === 'string') {
+        const currency = currencyOfAmount(value);
+        if (currency) ctx.currencies.add(currency);
+      }
       break;
     case 'boolean':
       out = toBoolean(value, ctx);
@@ -302,20 +306,77 @@ function objectFromLabels(schema: JsonSchema, ctx: FillContext, depth: number): 
   return isEmptyObject(out) ? null : out;
 }
 
-/** A record table's rows as objects of the item schema (columns matched by header like labels). */
-function objectsFromTable(table: RecordTable, items: JsonSchema, ctx: FillContext, depth: number): unknown[] {
+/** Properties that name a table's row (the row header's column: "Plan", "Room"). */
+const ROW_NAME_KEYS = new Set(['name', 'title', 'type', 'label']);
+
+/**
+ * The column of a record table stating each property of the item schema: a header naming it (like a label); for
+ * a unit-suffixed number, a header naming or containing it without the unit ("SSD storage" for storage_gb);
+ * a header containing the name's last word, when only one does ("Price / month" for monthly_price); and for a
+ * name/title/type, the column headed by the list's own noun ("Plan" for plans[].name), else the first column
+ * when no other property claims it.
+ */
+function tableColumns(
+  table: RecordTable,
+  items: JsonSchema,
+  arrayName: string,
+  ctx: FillContext,
+): Array<{ name: string; sub: JsonSchema; column: number; unit: UnitName | null }> {
+  const used = new Set<number>();
   const columns = propertiesOf(items).map(([name, sub]) => {
     const keys = labelKeys(name);
-    return { name, sub, column: table.keys.findIndex((k) => keys.has(k)) };
+    const column = table.keys.findIndex((k) => keys.has(k));
+    if (column >= 0) used.add(column);
+    return { name, sub, column, unit: null as UnitName | null };
   });
+  const unique = (test: (i: number) => boolean): number => {
+    const hits = table.headers.map((_, i) => i).filter((i) => !used.has(i) && test(i));
+    return hits.length === 1 ? (hits[0] as number) : -1;
+  };
+  for (const c of columns) {
+    if (c.column >= 0) continue;
+    const unit = unitLookup(c.name, c.sub, ctx);
+    if (unit) {
+      const keys = labelKeys(unit.base);
+      const phrases = labelPhrases(unit.base);
+      c.column = unique((i) => keys.has(table.keys[i] as string) || labelContains(table.headers[i] as string, phrases));
+      c.unit = unit;
+    } else {
+      const words = labelWords(c.name);
+      const last = words[words.length - 1];
+      if (words.length > 1 && last) c.column = unique((i) => labelContains(table.headers[i] as string, [[last]]));
+    }
+    if (c.column >= 0) used.add(c.column);
+  }
+  const listNouns = new Set(nameVariants(arrayName).flatMap((k) => (k.endsWith('s') ? [k, k.slice(0, -1)] : [k])));
+  for (const c of columns) {
+    if (c.column >= 0 || !ROW_NAME_KEYS.has(normalizeKey(c.name))) continue;
+    c.column = unique((i) => listNouns.has(table.keys[i] as string));
+    if (c.column < 0 && c.name !== 'type' && !used.has(0)) c.column = 0;
+    if (c.column >= 0) used.add(c.column);
+  }
+  return columns;
+}
+
+/** A record table's rows as objects of the item schema (columns as tableColumns finds them). */
+function objectsFromTable(
+  table: RecordTable,
+  items: JsonSchema,
+  arrayName: string,
+  ctx: FillContext,
+  depth: number,
+): unknown[] {
+  const columns = tableColumns(table, items, arrayName, ctx);
   if (!columns.some((c) => c.column >= 0)) return [];
   const out: unknown[] = [];
   for (const row of table.rows) {
     if (out.length >= RULE_LIMITS.maxArrayItems) break;
     const obj: Record<string, unknown> = Object.fromEntries(
-      columns.map(({ name, sub, column }) => {
+      columns.map(({ name, sub, column, unit }) => {
         const cell = column >= 0 ? row[column] : undefined;
-        return [name, cell ? fillValue(sub, [cell], ctx, depth + 1, splitHint(name)) : null];
+        if (!cell) return [name, null];
+        const values = unit ? inUnit([cell], unit, ctx) : [cell];
+        return [name, fillValue(sub, values, ctx, depth + 1, splitHint(name))];
       }),
     );
     if (!isEmptyObject(obj)) out.push(obj);
@@ -350,7 +411,7 @@ function arrayFromRepeated(name: string, schema: JsonSchema, ctx: FillContext, d
     const filled = fillValue(schema, list.elements, ctx, depth);
     if (Array.isArray(filled)) consider(filled);
   }
-  for (const table of ctx.content.tables) consider(objectsFromTable(table, items, ctx, depth));
+  for (const table of ctx.content.tables) consider(objectsFromTable(table, items, name, ctx, depth));
   const chosen = best.list;
   if (!chosen) return null;
   const max = maxItemsOf(schema);
@@ -422,6 +483,7 @@ export function fillSchema(
     root: schema,
     byId: page.byId,
     decimalComma: writesDecimalComma(metadata.language),
+    currencies: new Set(),
   };
   const root = resolveSchema(schema, schema);
   const props = propertiesOf(root);
@@ -429,5 +491,16 @@ export function fillSchema(
   const names = props.map(([name, sub]) => unitLookup(name, sub, ctx)?.base ?? name);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
-  return Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  // A currency the page states nowhere as such is the one its amounts read above are written in ("€115"), when
+  // they agree on one.
+  if (ctx.currencies.size === 1) {
+    const [code] = ctx.currencies;
+    for (const [name, sub] of props) {
+      if (out[name] === null && groupsOf(name).some((g) => g.group.paths.includes('offers.priceCurrency'))) {
+        out[name] = fillValue(sub, [code as string], ctx, 1);
+      }
+    }
+  }
+  return out;
 }
