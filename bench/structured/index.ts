@@ -184,7 +184,7 @@ function main(): void {
   const all: FieldResult[] = [];
   const structured: FieldResult[] = [];
   const byKind = new Map<string, FieldResult[]>();
-  const wrong: Array<{ name: string; field: FieldResult }> = [];
+  const wrong: Array<{ name: string; field: FieldResult; stated: boolean }> = [];
   const bySplit = new Map<Split, { all: FieldResult[]; structured: FieldResult[] }>([
     ['dev', { all: [], structured: [] }],
     ['held-out', { all: [], structured: [] }],
@@ -208,7 +208,7 @@ function main(): void {
     const kind = byKind.get(c.truth.kind) ?? [];
     kind.push(...fields);
     byKind.set(c.truth.kind, kind);
-    for (const f of fields) if (!f.ok) wrong.push({ name: c.name, field: f });
+    for (const f of fields) if (!f.ok) wrong.push({ name: c.name, field: f, stated: stated.includes(f) });
   }
   const ok = (list: FieldResult[]): number => list.filter((f) => f.ok).length;
 
@@ -251,9 +251,11 @@ function main(): void {
   const listed = wrong.filter(({ name }) =>
     WRONG === 'all' ? true : WRONG === 'none' ? false : splitOf(name) === WRONG,
   );
-  console.log(`wrong fields (${wrong.length}; listed: ${WRONG}, ${listed.length}):`);
-  for (const { name, field } of listed) {
-    console.log(`  ${name}  ${field.path || '(root)'}: expected ${show(field.expected)}, got ${show(field.got)}`);
+  console.log(`wrong fields (${wrong.length}; listed: ${WRONG}, ${listed.length}; * = in structured form):`);
+  for (const { name, field, stated } of listed) {
+    console.log(
+      `  ${stated ? '*' : ' '}${name}  ${field.path || '(root)'}: expected ${show(field.expected)}, got ${show(field.got)}`,
+    );
   }
 }
 

@@ -44,6 +44,8 @@ export interface PageFacts {
   byId: Map<string, FactItem>;
   /** <meta> values by lower-case key (og:title, product:price:amount, description...). */
   meta: Map<string, string>;
+  /** The text of the page's first non-empty <h1> (capped), for telling a title from its site-name suffix. */
+  h1?: string;
 }
 
 /** What the visible main content states as labelled data. */

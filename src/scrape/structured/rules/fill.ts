@@ -11,10 +11,11 @@ import { candidateEntities, expandLists, rankEntities, repeatedStructures } from
 import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
-import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, nameVariants } from './match.js';
+import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, labelWords, nameVariants } from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
-import { amountIn, unitOfName, type UnitName } from './units.js';
+import { hoursFromPair, hoursFromText } from './hours.js';
+import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -23,6 +24,8 @@ interface FillContext extends CoerceContext {
   root: JsonSchema;
   /** repeatedStructures(page), computed on first use. */
   lists?: ReturnType<typeof repeatedStructures>;
+  /** Currencies of the amounts written with a sign or code that were read as numbers ("€115" -> EUR). */
+  currencies: Set<string>;
 }
 
 function listsOf(ctx: FillContext): ReturnType<typeof repeatedStructures> {
@@ -47,10 +50,12 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
   let out: unknown;
   switch (kind) {
     case 'number':
-      out = toNumber(value, ctx);
-      break;
     case 'integer':
-      out = toInteger(value, ctx);
+      out = kind === 'number' ? toNumber(value, ctx) : toInteger(value, ctx);
+      if (out !== null && typeof value === 'string') {
+        const currency = currencyOfAmount(value);
+        if (currency) ctx.currencies.add(currency);
+      }
       break;
     case 'boolean':
       out = toBoolean(value, ctx);
@@ -134,12 +139,33 @@ function asksDay(items: JsonSchema): boolean {
   return propertiesOf(items).some(([n]) => groupsOf(n).some((g) => g.group.paths.includes('dayOfWeek')));
 }
 
-/** An OpeningHoursSpecification naming several days is one element per day (same opens/closes). */
+/**
+ * An OpeningHoursSpecification naming several days is one element per day (same opens/closes); so is an
+ * openingHours text ("Mo-Fr 09:00-18:00").
+ */
 function perDay(element: FactValue): FactValue[] {
+  if (typeof element === 'string') return hoursFromText(element) ?? [element];
   if (!isItem(element)) return [element];
   const days = element.props.get('dayofweek');
   if (!days || days.length < 2) return [element];
   return days.slice(0, 7).map((day) => ({ ...element, props: new Map(element.props).set('dayofweek', [day]) }));
+}
+
+/**
+ * Opening hours the visible content states as day/hours pairs (a table of days, "Mon–Fri: 9–17"): one item per
+ * day, in the page's order. At least two such pairs: one day line alone may be anything (a holiday note).
+ */
+function visibleHours(ctx: FillContext): FactItem[] {
+  const out: FactItem[] = [];
+  let pairs = 0;
+  for (const pair of ctx.content.pairs) {
+    const days = pair.values.length === 1 ? hoursFromPair(pair.label, pair.values[0] as string) : null;
+    if (!days) continue;
+    pairs++;
+    out.push(...days);
+    if (out.length >= RULE_LIMITS.maxArrayItems) break;
+  }
+  return pairs >= 2 ? out : [];
 }
 
 /** The unit a number property's name ends in ('weight_kg'), for the second lookup by the name without it. */
@@ -182,15 +208,47 @@ function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth:
 function metaValues(name: string, ctx: FillContext): FactValue[] {
   const out: FactValue[] = [];
   for (const g of groupsOf(name)) {
-    for (const key of g.group.meta ?? []) {
-      const v = ctx.page.meta.get(key);
-      if (v) out.push(v);
-    }
+    const add = (v: string | undefined): void => {
+      if (v) out.push(g.group.pageTitle ? pageTitle(v, ctx) : v);
+    };
+    for (const key of g.group.meta ?? []) add(ctx.page.meta.get(key));
     const field = g.group.metadata;
-    const v = field ? ctx.metadata[field] : undefined;
-    if (v) out.push(v);
+    add(field ? ctx.metadata[field] : undefined);
   }
   return out;
+}
+
+/** Characters that separate a page title from the site's name ("Product – Shop", "Post | Blog"). */
+const TITLE_SEPARATORS = new Set(['|', '-', '\u2013', '\u2014', '\u00b7', '\u2022', ':', '/', '\u00bb', '\u203a']);
+const foldTitle = (s: string): string =>
+  s
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * A <title> (or og:title) names the thing and then the site: when the page's <h1> is the title's start, up to a
+ * separator ("Kestrelby - Northshire Wiki" with <h1>Kestrelby</h1>), the h1 is the name; else a trailing
+ * " | <og:site_name>" is dropped. Otherwise the title is kept as written.
+ */
+function pageTitle(title: string, ctx: FillContext): string {
+  const t = foldTitle(title);
+  const h1 = ctx.page.h1;
+  if (h1) {
+    const h = foldTitle(h1);
+    const rest = t.slice(h.length).trimStart();
+    if (h && t.startsWith(h) && (rest === '' || TITLE_SEPARATORS.has(rest[0] as string))) return h1;
+  }
+  const site = ctx.page.meta.get('og:site_name')?.trim();
+  const raw = title.trim();
+  if (site && raw.length > site.length && foldTitle(raw.slice(raw.length - site.length)) === foldTitle(site)) {
+    const head = raw.slice(0, raw.length - site.length).trimEnd();
+    const last = head[head.length - 1];
+    const kept = head.slice(0, -1).trimEnd();
+    if (last && TITLE_SEPARATORS.has(last.replace(/[\u2010-\u2015\u2212]/, '-')) && kept) return kept;
+  }
+  return title;
 }
 
 /** Values of visible labels that name this property. */
@@ -248,20 +306,77 @@ function objectFromLabels(schema: JsonSchema, ctx: FillContext, depth: number): 
   return isEmptyObject(out) ? null : out;
 }
 
-/** A record table's rows as objects of the item schema (columns matched by header like labels). */
-function objectsFromTable(table: RecordTable, items: JsonSchema, ctx: FillContext, depth: number): unknown[] {
+/** Properties that name a table's row (the row header's column: "Plan", "Room"). */
+const ROW_NAME_KEYS = new Set(['name', 'title', 'type', 'label']);
+
+/**
+ * The column of a record table stating each property of the item schema: a header naming it (like a label); for
+ * a unit-suffixed number, a header naming or containing it without the unit ("SSD storage" for storage_gb);
+ * a header containing the name's last word, when only one does ("Price / month" for monthly_price); and for a
+ * name/title/type, the column headed by the list's own noun ("Plan" for plans[].name), else the first column
+ * when no other property claims it.
+ */
+function tableColumns(
+  table: RecordTable,
+  items: JsonSchema,
+  arrayName: string,
+  ctx: FillContext,
+): Array<{ name: string; sub: JsonSchema; column: number; unit: UnitName | null }> {
+  const used = new Set<number>();
   const columns = propertiesOf(items).map(([name, sub]) => {
     const keys = labelKeys(name);
-    return { name, sub, column: table.keys.findIndex((k) => keys.has(k)) };
+    const column = table.keys.findIndex((k) => keys.has(k));
+    if (column >= 0) used.add(column);
+    return { name, sub, column, unit: null as UnitName | null };
   });
+  const unique = (test: (i: number) => boolean): number => {
+    const hits = table.headers.map((_, i) => i).filter((i) => !used.has(i) && test(i));
+    return hits.length === 1 ? (hits[0] as number) : -1;
+  };
+  for (const c of columns) {
+    if (c.column >= 0) continue;
+    const unit = unitLookup(c.name, c.sub, ctx);
+    if (unit) {
+      const keys = labelKeys(unit.base);
+      const phrases = labelPhrases(unit.base);
+      c.column = unique((i) => keys.has(table.keys[i] as string) || labelContains(table.headers[i] as string, phrases));
+      c.unit = unit;
+    } else {
+      const words = labelWords(c.name);
+      const last = words[words.length - 1];
+      if (words.length > 1 && last) c.column = unique((i) => labelContains(table.headers[i] as string, [[last]]));
+    }
+    if (c.column >= 0) used.add(c.column);
+  }
+  const listNouns = new Set(nameVariants(arrayName).flatMap((k) => (k.endsWith('s') ? [k, k.slice(0, -1)] : [k])));
+  for (const c of columns) {
+    if (c.column >= 0 || !ROW_NAME_KEYS.has(normalizeKey(c.name))) continue;
+    c.column = unique((i) => listNouns.has(table.keys[i] as string));
+    if (c.column < 0 && c.name !== 'type' && !used.has(0)) c.column = 0;
+    if (c.column >= 0) used.add(c.column);
+  }
+  return columns;
+}
+
+/** A record table's rows as objects of the item schema (columns as tableColumns finds them). */
+function objectsFromTable(
+  table: RecordTable,
+  items: JsonSchema,
+  arrayName: string,
+  ctx: FillContext,
+  depth: number,
+): unknown[] {
+  const columns = tableColumns(table, items, arrayName, ctx);
   if (!columns.some((c) => c.column >= 0)) return [];
   const out: unknown[] = [];
   for (const row of table.rows) {
     if (out.length >= RULE_LIMITS.maxArrayItems) break;
     const obj: Record<string, unknown> = Object.fromEntries(
-      columns.map(({ name, sub, column }) => {
+      columns.map(({ name, sub, column, unit }) => {
         const cell = column >= 0 ? row[column] : undefined;
-        return [name, cell ? fillValue(sub, [cell], ctx, depth + 1, splitHint(name)) : null];
+        if (!cell) return [name, null];
+        const values = unit ? inUnit([cell], unit, ctx) : [cell];
+        return [name, fillValue(sub, values, ctx, depth + 1, splitHint(name))];
       }),
     );
     if (!isEmptyObject(obj)) out.push(obj);
@@ -296,7 +411,7 @@ function arrayFromRepeated(name: string, schema: JsonSchema, ctx: FillContext, d
     const filled = fillValue(schema, list.elements, ctx, depth);
     if (Array.isArray(filled)) consider(filled);
   }
-  for (const table of ctx.content.tables) consider(objectsFromTable(table, items, ctx, depth));
+  for (const table of ctx.content.tables) consider(objectsFromTable(table, items, name, ctx, depth));
   const chosen = best.list;
   if (!chosen) return null;
   const max = maxItemsOf(schema);
@@ -335,6 +450,10 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
       const v = fillValue(s, typed, ctx, 1);
       if (v !== null) return v;
     }
+    if (asksDay(resolveSchema(itemsOf(s), ctx.root))) {
+      const v = fillValue(s, visibleHours(ctx), ctx, 1);
+      if (v !== null) return v;
+    }
     return arrayFromRepeated(name, s, ctx, 1);
   }
   // One meta value at a time: each is a whole statement (a keywords list is one text to split, not an element).
@@ -364,6 +483,7 @@ export function fillSchema(
     root: schema,
     byId: page.byId,
     decimalComma: writesDecimalComma(metadata.language),
+    currencies: new Set(),
   };
   const root = resolveSchema(schema, schema);
   const props = propertiesOf(root);
@@ -371,5 +491,16 @@ export function fillSchema(
   const names = props.map(([name, sub]) => unitLookup(name, sub, ctx)?.base ?? name);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
-  return Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  // A currency the page states nowhere as such is the one its amounts read above are written in ("€115"), when
+  // they agree on one.
+  if (ctx.currencies.size === 1) {
+    const [code] = ctx.currencies;
+    for (const [name, sub] of props) {
+      if (out[name] === null && groupsOf(name).some((g) => g.group.paths.includes('offers.priceCurrency'))) {
+        out[name] = fillValue(sub, [code as string], ctx, 1);
+      }
+    }
+  }
+  return out;
 }

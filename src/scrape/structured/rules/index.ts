@@ -4,7 +4,7 @@
 // and bounds.
 import { resolveBaseUrl } from '../../extract/absolutize.js';
 import { removeNoise } from '../../extract/clean.js';
-import { parsePage, type Element, type Page } from '../../extract/dom.js';
+import { parsedTags, parsePage, type Element, type Page } from '../../extract/dom.js';
 import { extractMainContent } from '../../extract/main-content.js';
 import { extractMetadata, type PageMetadata } from '../../extract/metadata.js';
 import type { JsonRequest } from '../types.js';
@@ -16,6 +16,7 @@ import { RULE_LIMITS } from './limits.js';
 import { readMeta } from './meta.js';
 import { readMicrodata } from './microdata.js';
 import { readRdfa } from './rdfa.js';
+import { boundedText } from './text.js';
 import { readVisible } from './visible.js';
 
 export type { ContentFacts, FactItem, FactValue, LabelledValue, PageFacts, RecordTable } from './facts.js';
@@ -40,7 +41,19 @@ export function readPageFacts(page: Page, baseUrl: string | undefined): PageFact
   const budget: ItemBudget = { left: RULE_LIMITS.maxItems };
   const items = [...readJsonLd(page, baseUrl, budget), ...readMicrodata(page, baseUrl, budget)];
   items.push(...readRdfa(page, baseUrl, budget));
-  return { items, byId: indexById(items), meta: readMeta(page, baseUrl) };
+  const facts: PageFacts = { items, byId: indexById(items), meta: readMeta(page, baseUrl) };
+  const h1 = firstHeading(page);
+  if (h1) facts.h1 = h1;
+  return facts;
+}
+
+/** The first <h1> with text (of the first few), capped: the page's own title for its main thing. */
+function firstHeading(page: Page): string | undefined {
+  for (const h of parsedTags(page, 'h1').slice(0, RULE_LIMITS.maxHeadingsRead)) {
+    const text = boundedText(h, RULE_LIMITS.maxLabelChars * 5);
+    if (text) return text;
+  }
+  return undefined;
 }
 
 /** Read from the content root (main content, or body when only_main_content is false). */

@@ -18,12 +18,18 @@ export const RULE_LIMITS = {
   maxKeyChars: 200,
   /** <meta> tags read. */
   maxMetaTags: 1_000,
+  /** <h1> elements looked at for the page's heading (the first with text wins). */
+  maxHeadingsRead: 5,
+  /** Values kept of one repeated Open Graph list tag (article:tag). */
+  maxMetaListValues: 50,
   /** Tables read in the main content, and rows and cells read per table. */
   maxTables: 200,
   maxRowsPerTable: 1_000,
   maxCellsPerRow: 50,
   /** Label/value pairs kept (tables, definition lists, "Label: value" text together). */
   maxPairs: 5_000,
+  /** An hours text ("Mo-Fr 09:00-18:00", "7:30 AM – 6:00 PM") longer than this is not read as hours. */
+  maxHoursChars: 80,
   /** A label longer than this (characters) is prose, not a label. */
   maxLabelChars: 60,
   /** Elements of an output array (before the schema's own maxItems). */

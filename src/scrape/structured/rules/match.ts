@@ -33,6 +33,37 @@ export function nameVariants(name: string): string[] {
   return out;
 }
 
+/** Kinds of LocalBusiness a schema may call a "business" (`business_name` on a Bakery). */
+const BUSINESS_TYPES = new Set(
+  (
+    'LocalBusiness Store Restaurant Bakery CafeOrCoffeeShop BarOrPub Brewery Winery FastFoodRestaurant ' +
+    'IceCreamShop FoodEstablishment LodgingBusiness Hotel Motel Hostel BedAndBreakfast Resort ' +
+    'HealthAndBeautyBusiness BeautySalon HairSalon DaySpa AutomotiveBusiness AutoRepair MedicalBusiness ' +
+    'Dentist Pharmacy VeterinaryCare ProfessionalService LegalService FinancialService HomeAndConstructionBusiness ' +
+    'SportsActivityLocation ExerciseGym EntertainmentBusiness'
+  )
+    .split(' ')
+    .map(normalizeKey),
+);
+
+/**
+ * The name without a prefix naming the item's own type (`hotel_name` on a Hotel, `business_name` on a Bakery):
+ * the schema's author named the thing by its kind. Only for items of that kind, never for other things.
+ */
+function typeStripped(key: string, item: FactItem): string[] {
+  const out: string[] = [];
+  const prefixes = new Set<string>();
+  for (const type of item.types) {
+    prefixes.add(normalizeKey(type));
+    for (const word of type.split(/(?=[A-Z])/)) if (word.length > 2) prefixes.add(normalizeKey(word));
+    if (BUSINESS_TYPES.has(normalizeKey(type))) prefixes.add('business');
+  }
+  for (const p of prefixes) {
+    if (key.length > p.length && key.startsWith(p) && !TYPE_PREFIXES.includes(p)) out.push(key.slice(p.length));
+  }
+  return out;
+}
+
 export function synonymGroup(key: string): CompiledGroup | undefined {
   return GROUPS.get(key);
 }
@@ -82,6 +113,7 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
     }
   };
   const variants = nameVariants(name);
+  for (const v of typeStripped(variants[0] as string, item)) if (!variants.includes(v)) variants.push(v);
   for (const key of variants) {
     take(valuesAt(item, [key], byId));
     if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [key.slice(0, -1)], byId));

@@ -1,6 +1,7 @@
 // <meta> tags by key (property, else name; lower-cased): Open Graph (og:*, product:*, article:*), Twitter cards
 // and the standard names (description, author, keywords...). The first value of a key wins, as Open Graph
-// consumers do. Tags inside a microdata scope (itemprop) are that scope's, not the page's.
+// consumers do, except for Open Graph's arrays of tags (one article:tag per tag): those are joined with ", "
+// into one written list. Tags inside a microdata scope (itemprop) are that scope's, not the page's.
 import { getAttr, hasAttr, parsedTags, type Page } from '../../extract/dom.js';
 import { toAbsoluteUrl } from '../../extract/absolutize.js';
 import { RULE_LIMITS } from './limits.js';
@@ -9,15 +10,27 @@ import { cleanText } from './text.js';
 /** Meta keys whose values are URLs, made absolute. */
 const URL_META = /^(?:og:(?:image|video|audio|url)(?::(?:url|secure_url))?|twitter:image(?::src)?)$/;
 
+/** Open Graph array properties: every tag is one element. */
+const LIST_META = new Set(['article:tag', 'book:tag', 'video:tag']);
+
 export function readMeta(page: Page, baseUrl: string | undefined): Map<string, string> {
   const meta = new Map<string, string>();
+  const listed = new Map<string, number>();
   let read = 0;
   for (const el of parsedTags(page, 'meta')) {
     if (++read > RULE_LIMITS.maxMetaTags) break;
     if (hasAttr(el, 'itemprop')) continue;
     const key = (getAttr(el, 'property') ?? getAttr(el, 'name') ?? '').trim().toLowerCase();
     const content = cleanText(getAttr(el, 'content') ?? '');
-    if (!key || !content || key.length > RULE_LIMITS.maxKeyChars || meta.has(key)) continue;
+    if (!key || !content || key.length > RULE_LIMITS.maxKeyChars) continue;
+    if (meta.has(key)) {
+      const n = listed.get(key) ?? 1;
+      if (LIST_META.has(key) && n < RULE_LIMITS.maxMetaListValues) {
+        meta.set(key, `${meta.get(key) as string}, ${content}`);
+        listed.set(key, n + 1);
+      }
+      continue;
+    }
     meta.set(key, URL_META.test(key) ? (toAbsoluteUrl(content, baseUrl) ?? content) : content);
   }
   return meta;

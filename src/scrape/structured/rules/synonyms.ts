@@ -25,6 +25,8 @@ export interface SynonymGroup {
   split?: 'comma' | 'lines';
   /** The paths state the opposite yes/no (`paywalled` is `isAccessibleForFree: false`): booleans are negated. */
   negate?: boolean;
+  /** The meta/metadata values are page titles: a site-name suffix is dropped (see pageTitle in fill.ts). */
+  pageTitle?: boolean;
 }
 
 export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
@@ -33,6 +35,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['name', 'headline', 'title', 'alternativeHeadline'],
     meta: ['og:title', 'twitter:title'],
     metadata: 'title',
+    pageTitle: true,
   },
   {
     names: ['description', 'summary', 'abstract'],
@@ -46,8 +49,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     meta: ['product:price:amount', 'og:price:amount'],
     labels: ['our price', 'sale price', 'price now', 'preis', 'prix', 'precio', 'prezzo', 'unser preis', 'notre prix'],
   },
-  { names: ['low price', 'min price', 'price from'], paths: ['offers.lowPrice', 'lowPrice'] },
-  { names: ['high price', 'max price'], paths: ['offers.highPrice', 'highPrice'] },
+  {
+    names: ['low price', 'min price', 'price from', 'lowest price', 'minimum price', 'from price'],
+    paths: ['offers.lowPrice', 'lowPrice'],
+  },
+  {
+    names: ['high price', 'max price', 'highest price', 'maximum price'],
+    paths: ['offers.highPrice', 'highPrice'],
+  },
+  {
+    names: ['offer count', 'offers count', 'number of offers', 'shop count', 'seller count', 'number of sellers'],
+    paths: ['offers.offerCount', 'offerCount'],
+  },
   {
     names: ['currency', 'price currency', 'currency code'],
     paths: ['offers.priceCurrency', 'offers.priceSpecification.priceCurrency', 'priceCurrency', 'currency'],
@@ -91,12 +104,40 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['variants', 'variations', 'options'], paths: ['hasVariant', 'offers'] },
   { names: ['items', 'list', 'results', 'entries', 'elements'], paths: ['itemListElement'] },
+  // A hotel's stars are its starRating (the classification), not its guests' average rating.
   {
-    names: ['rating', 'rating value', 'average rating', 'avg rating', 'stars'],
+    names: ['stars', 'star rating', 'star class', 'hotel stars'],
+    paths: ['starRating', 'aggregateRating.ratingValue'],
+  },
+  {
+    names: [
+      'rating',
+      'rating value',
+      'average rating',
+      'avg rating',
+      'guest rating',
+      'user rating',
+      'customer rating',
+      'review score',
+      'score',
+    ],
     paths: ['aggregateRating.ratingValue', 'reviewRating.ratingValue', 'ratingValue', 'aggregateRating'],
   },
   {
-    names: ['review count', 'reviews count', 'number of reviews', 'num reviews', 'total reviews', 'rating count'],
+    names: [
+      'review count',
+      'reviews count',
+      'number of reviews',
+      'num reviews',
+      'total reviews',
+      'rating count',
+      'ratings count',
+      'ratings total',
+      'total ratings',
+      'number of ratings',
+      'votes',
+      'vote count',
+    ],
     paths: ['aggregateRating.reviewCount', 'aggregateRating.ratingCount', 'reviewCount', 'ratingCount'],
   },
   // 'reviews' is both: the review items for an array schema, their stated count for a number schema (coercion
@@ -110,6 +151,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['author', 'creator'],
     meta: ['author', 'article:author', 'twitter:creator'],
     metadata: 'author',
+  },
+  {
+    names: ['author role', 'author title', 'author job title', 'author position'],
+    paths: ['author.jobTitle', 'creator.jobTitle'],
   },
   { names: ['publisher', 'site name', 'source'], paths: ['publisher', 'sourceOrganization'], meta: ['og:site_name'] },
   {
@@ -141,8 +186,16 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['dateModified'],
     meta: ['article:modified_time', 'og:updated_time'],
   },
-  { names: ['start date', 'start', 'start time', 'starts', 'event date', 'begins'], paths: ['startDate'] },
-  { names: ['end date', 'end', 'end time', 'ends'], paths: ['endDate'] },
+  // A Course states its dates, mode and teachers on its CourseInstance.
+  {
+    names: ['start date', 'start', 'start time', 'starts', 'event date', 'begins'],
+    paths: ['startDate', 'hasCourseInstance.startDate'],
+  },
+  { names: ['end date', 'end', 'end time', 'ends'], paths: ['endDate', 'hasCourseInstance.endDate'] },
+  {
+    names: ['year', 'release year', 'year published', 'publication year'],
+    paths: ['copyrightYear', 'datePublished', 'dateCreated', 'startDate'],
+  },
   {
     names: ['image', 'image url', 'images', 'photo', 'photos', 'picture', 'thumbnail', 'thumbnail url', 'main image'],
     paths: ['image', 'thumbnailUrl', 'thumbnail'],
@@ -236,20 +289,95 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   // The bare part names come first so that a nested `address: {street, zip}` reads its PostalAddress.
   {
     names: ['street', 'street address'],
-    paths: ['streetAddress', 'address.streetAddress', 'location.address.streetAddress'],
+    paths: [
+      'streetAddress',
+      'address.streetAddress',
+      'location.address.streetAddress',
+      'jobLocation.address.streetAddress',
+    ],
   },
   {
     names: ['postal code', 'zip', 'zip code', 'postcode'],
-    paths: ['postalCode', 'address.postalCode', 'location.address.postalCode'],
+    paths: ['postalCode', 'address.postalCode', 'location.address.postalCode', 'jobLocation.address.postalCode'],
   },
-  { names: ['state', 'region'], paths: ['addressRegion', 'address.addressRegion', 'location.address.addressRegion'] },
+  {
+    names: ['state', 'region'],
+    paths: [
+      'addressRegion',
+      'address.addressRegion',
+      'location.address.addressRegion',
+      'jobLocation.address.addressRegion',
+    ],
+  },
   {
     names: ['city', 'locality'],
-    paths: ['addressLocality', 'address.addressLocality', 'location.address.addressLocality'],
+    paths: [
+      'addressLocality',
+      'address.addressLocality',
+      'location.address.addressLocality',
+      'jobLocation.address.addressLocality',
+    ],
   },
-  { names: ['country'], paths: ['addressCountry', 'address.addressCountry', 'location.address.addressCountry'] },
+  {
+    names: ['country'],
+    paths: [
+      'addressCountry',
+      'address.addressCountry',
+      'location.address.addressCountry',
+      'jobLocation.address.addressCountry',
+      'countryOfOrigin',
+    ],
+  },
   { names: ['organizer', 'organiser', 'host'], paths: ['organizer'] },
-  { names: ['performer', 'performers', 'artist', 'artists', 'lineup'], paths: ['performer'] },
+  {
+    names: ['performer', 'performers', 'artist', 'artists', 'lineup', 'speaker', 'speakers', 'presenter', 'presenters'],
+    paths: ['performer'],
+  },
+  { names: ['cast', 'actor', 'actors', 'starring', 'stars list'], paths: ['actor', 'actors'] },
+  { names: ['director', 'directors', 'directed by'], paths: ['director'] },
+  {
+    names: ['age rating', 'content rating', 'rated', 'certification', 'mpaa rating', 'film rating'],
+    paths: ['contentRating'],
+  },
+  {
+    names: ['level', 'course level', 'educational level', 'difficulty', 'skill level'],
+    paths: ['educationalLevel', 'hasCourseInstance.educationalLevel', 'proficiencyLevel'],
+  },
+  {
+    names: ['mode', 'course mode', 'delivery mode', 'study mode', 'attendance mode'],
+    paths: ['courseMode', 'hasCourseInstance.courseMode', 'eventAttendanceMode'],
+  },
+  {
+    names: ['instructor', 'instructors', 'teacher', 'teachers', 'tutor', 'tutors', 'lecturer', 'lecturers'],
+    paths: ['instructor', 'hasCourseInstance.instructor'],
+  },
+  { names: ['check in', 'checkin', 'check in time', 'checkin time'], paths: ['checkinTime'] },
+  { names: ['check out', 'checkout', 'check out time', 'checkout time'], paths: ['checkoutTime'] },
+  {
+    names: ['room count', 'rooms count', 'number of rooms', 'num rooms', 'total rooms'],
+    paths: ['numberOfRooms'],
+  },
+  {
+    names: ['pets allowed', 'pets', 'pet friendly', 'allows pets'],
+    paths: ['petsAllowed'],
+  },
+  {
+    names: ['payment methods', 'payment accepted', 'payment options', 'payments accepted', 'accepted payments'],
+    paths: ['paymentAccepted'],
+  },
+  { names: ['price range', 'price level'], paths: ['priceRange'] },
+  {
+    names: ['total results', 'result count', 'results count', 'number of results', 'number of items', 'item count'],
+    paths: ['numberOfItems'],
+  },
+  {
+    names: ['reading time', 'read time', 'time to read', 'time required'],
+    paths: ['timeRequired'],
+  },
+  {
+    names: ['hours per week', 'weekly hours', 'work hours', 'working hours', 'hours a week'],
+    paths: ['workHours'],
+  },
   { names: ['event status', 'status'], paths: ['eventStatus'] },
   { names: ['tickets', 'ticket url'], paths: ['offers.url', 'offers'] },
   {
@@ -261,9 +389,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['doorTime'],
     labels: ['einlass', 'ouverture des portes', 'apertura de puertas'],
   },
+  // A post's company is its publisher (an engineering blog's), or its author's employer.
   {
     names: ['company', 'company name', 'employer', 'hiring organization'],
-    paths: ['hiringOrganization', 'worksFor', 'employer'],
+    paths: ['hiringOrganization', 'worksFor', 'employer', 'author.worksFor', 'publisher'],
   },
   { names: ['salary', 'base salary', 'pay', 'compensation', 'wage'], paths: ['baseSalary', 'estimatedSalary'] },
   { names: ['salary currency'], paths: ['baseSalary.currency', 'salaryCurrency'] },
@@ -284,7 +413,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['jobLocationType'],
   },
   { names: ['employment type', 'job type'], paths: ['employmentType'] },
-  { names: ['date posted', 'posted', 'posted at', 'posting date'], paths: ['datePosted'] },
+  { names: ['date posted', 'posted', 'posted at', 'posted on', 'posting date'], paths: ['datePosted'] },
+  // The parts of an amount range (a salary's MonetaryAmount, a QuantitativeValue) when read as an object.
+  { names: ['min', 'minimum', 'min value'], paths: ['minValue', 'value.minValue'] },
+  { names: ['max', 'maximum', 'max value'], paths: ['maxValue', 'value.maxValue'] },
+  { names: ['per', 'unit', 'period', 'interval', 'unit text'], paths: ['unitText', 'value.unitText'] },
   {
     names: ['valid through', 'deadline', 'closing date', 'application deadline', 'expires'],
     paths: ['validThrough'],

@@ -43,6 +43,7 @@ const ENERGY = { wh: u('energy', 1), kwh: u('energy', 1000) };
 const POWER = { w: u('power', 1), kw: u('power', 1000) };
 const FREQ = { hz: u('freq', 1), khz: u('freq', 1e3), mhz: u('freq', 1e6), ghz: u('freq', 1e9) };
 const TEMP = { c: u('temp', 1), f: u('temp', 5 / 9, -160 / 9) };
+const AREA = { m2: u('area', 1), km2: u('area', 1e6), ha: u('area', 1e4), ft2: u('area', 0.09290304) };
 
 /** Unit words as written after a number (lower-cased), in several languages. */
 const WRITTEN: Record<string, Unit> = {
@@ -168,6 +169,16 @@ const WRITTEN: Record<string, Unit> = {
   '℃': TEMP.c,
   '°f': TEMP.f,
   '℉': TEMP.f,
+  'm²': AREA.m2,
+  m2: AREA.m2,
+  qm: AREA.m2,
+  sqm: AREA.m2,
+  'km²': AREA.km2,
+  km2: AREA.km2,
+  ha: AREA.ha,
+  'ft²': AREA.ft2,
+  ft2: AREA.ft2,
+  sqft: AREA.ft2,
   nm: u('torque', 1),
   rpm: u('rpm', 1),
   'tr/min': u('rpm', 1),
@@ -245,6 +256,12 @@ const SUFFIXES: Record<string, Unit> = {
   celsius: TEMP.c,
   f: TEMP.f,
   fahrenheit: TEMP.f,
+  m2: AREA.m2,
+  sqm: AREA.m2,
+  km2: AREA.km2,
+  ha: AREA.ha,
+  ft2: AREA.ft2,
+  sqft: AREA.ft2,
   nm: WRITTEN['nm'] as Unit,
   rpm: WRITTEN['rpm'] as Unit,
   db: WRITTEN['db'] as Unit,
@@ -388,7 +405,7 @@ function writtenDurationSeconds(text: string): number | null {
 
 /** The unit written right after a number (letters, %, °C, ", tr/min), lower-cased; '' if none. */
 function unitAfter(rest: string): string {
-  const m = /^\s?(°\s?[cf]|["″%℃℉]|[a-zµäéíñ]+(?:\/[a-z]+|\([a-z]\))?)/i.exec(rest.slice(0, 30));
+  const m = /^\s?(°\s?[cf]|["″%℃℉]|[a-zµäéíñ]+[²2]?(?:\/[a-z]+|\([a-z]\))?)/i.exec(rest.slice(0, 30));
   return m ? (m[1] as string).replace(/\s/g, '').toLowerCase() : '';
 }
 
@@ -426,6 +443,35 @@ export function amountIn(
     if (seconds !== null) return convert(seconds, TIME.s, unit);
   }
   return convert(n, stated, unit);
+}
+
+/** Dollars written with their country ("CA$ 12", "A$12"). */
+const DOLLARS = new Map([
+  ['CA', 'CAD'],
+  ['C', 'CAD'],
+  ['A', 'AUD'],
+  ['AU', 'AUD'],
+  ['NZ', 'NZD'],
+  ['HK', 'HKD'],
+  ['S', 'SGD'],
+  ['US', 'USD'],
+]);
+
+/**
+ * The currency an amount is written in ("€115", "$12", "1.299,00 EUR", "CA$ 40"), by its sign or ISO code in its
+ * first 40 characters; null when it states none (or a dollar of an unknown country).
+ */
+export function currencyOfAmount(text: string): string | null {
+  const head = text.slice(0, 40);
+  for (const [sign, iso] of CURRENCY_SIGNS) {
+    const at = head.indexOf(sign);
+    if (at < 0) continue;
+    if (sign !== '$') return iso;
+    let start = at;
+    while (start > 0 && start > at - 2 && /[A-Z]/.test(head[start - 1] as string)) start--;
+    return start === at ? iso : (DOLLARS.get(head.slice(start, at)) ?? null);
+  }
+  return null;
 }
 
 function currencyAmount(text: string, code: string, decimalComma: boolean): number | null {

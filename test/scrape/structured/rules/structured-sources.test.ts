@@ -348,9 +348,9 @@ describe('JobPosting JSON-LD', () => {
     assert.equal(out['remote'], null);
   });
 
-  test('salary: the MonetaryAmount as an object; min/max are not invented from names', () => {
-    // Inside the MonetaryAmount, bare min/max do not name its minValue/maxValue: null, not a guess.
-    assert.deepEqual(out['salary'], { currency: 'NOK', min: null, max: null });
+  test('salary: the MonetaryAmount as an object; min/max name its range', () => {
+    // Inside the MonetaryAmount, bare min/max are the range's minValue/maxValue (synonyms.ts: min, max, per).
+    assert.deepEqual(out['salary'], { currency: 'NOK', min: 650000, max: 780000 });
     // min_salary is a synonym of the salary range's minValue (synonyms.ts): the stated 650000.
     assert.equal(out['min_salary'], 650000);
   });
