@@ -16,6 +16,7 @@ import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type 
 import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
+import { calendarDate } from './dates.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -64,9 +65,7 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
       // 'string', 'any' and 'null' read as text; an untyped property gets the value as stated.
       out = kind === 'any' && (typeof value === 'number' || typeof value === 'boolean') ? value : textOf(value, ctx);
       // "format": "date" asks for the calendar date of a stated timestamp (2024-11-30T23:59:00-05:00).
-      if (typeof out === 'string' && schema['format'] === 'date' && /^\d{4}-\d{2}-\d{2}T\d/.test(out)) {
-        out = out.slice(0, 10);
-      }
+      if (typeof out === 'string' && schema['format'] === 'date') out = calendarDate(out) ?? out;
   }
   const members = enumOf(schema);
   return members ? matchEnum(out, members) : (out ?? null);
@@ -75,7 +74,8 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
 /** A single text that is a list written out ("salt, pepper", one step per line). */
 function splitText(value: FactValue, hint: SplitHint): FactValue[] {
   if (typeof value !== 'string' || !hint) return [value];
-  const parts = hint === 'comma' ? value.split(',') : value.split(/\n+/);
+  // Keyword-like lists are written with commas, semicolons, middle dots or bars.
+  const parts = hint === 'comma' ? value.split(/[,;·|]/) : value.split(/\n+/);
   return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 

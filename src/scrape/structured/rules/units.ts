@@ -369,10 +369,16 @@ function convert(n: number, from: Unit, to: Unit): number | null {
 const ISO_DURATION =
   /^P(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/i;
 
-/** Seconds of an ISO 8601 duration (days and below), or null. */
+/**
+ * Seconds of an ISO 8601 duration (days and below), or null. Some sites leave out the T ("P00H03M41S"): read that
+ * too when it has hours or seconds, never when M could be ISO's months ("P3M").
+ */
 export function isoDurationSeconds(text: string): number | null {
-  const m = ISO_DURATION.exec(text.trim());
-  if (!m || text.trim().length < 3) return null;
+  let t = text.trim();
+  if (t.length > 40) return null;
+  if (/^P\d/i.test(t) && !/T/i.test(t) && /\d[HS]/i.test(t)) t = t.replace(/^P((?:\d+(?:[.,]\d+)?D)?)/i, 'P$1T');
+  const m = ISO_DURATION.exec(t);
+  if (!m || t.length < 3) return null;
   const n = (s: string | undefined): number => (s ? Number(s.replace(',', '.')) : 0);
   return n(m[1]) * 86400 + n(m[2]) * 3600 + n(m[3]) * 60 + n(m[4]);
 }
@@ -428,6 +434,8 @@ export function amountIn(
   if (unit.dim === 'time' || unit.dim === 'period') {
     const iso = isoDurationSeconds(text);
     if (iso !== null) return unit.dim === 'time' ? convert(iso, TIME.s, unit) : convert(iso / 86400, PERIOD.d, unit);
+    // An ISO-looking duration that could not be read: its digits are not an amount ("P00H03M" is not 0 hours).
+    if (/^P\d|^PT\d/i.test(text)) return null;
   }
   if (/^[A-Z]{3}$/.test(unit.dim)) return currencyAmount(text, unit.dim, decimalComma);
   const m = NUMBER.exec(text.length > 200 ? text.slice(0, 200) : text);
