@@ -308,6 +308,8 @@ describe('POST /v1/map', () => {
     }
     const noKey = await t.request('POST', '/v1/map', { body: { url: 'https://example.com' }, key: null });
     assert.equal(noKey.statusCode, 401);
+    const openapi = await t.request('GET', '/v1/openapi.json', { key: null });
+    assert.ok(openapi.json().paths['/v1/map'].post, 'the route is in the OpenAPI document');
   });
 
   it('maps a 50,000-URL sitemap index within its bounds, and stops at the limit', async () => {
