@@ -98,6 +98,8 @@ interface Task {
   buffer: string[];
   seen: Set<string>;
   children: string[];
+  /** Children named past the count cap, which could never be fetched. */
+  childrenDropped: number;
   done: Promise<void>;
 }
 
@@ -131,6 +133,8 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
 
   const visited = new Set<string>();
   let named = 0;
+  /** A sitemap was left out for the count cap: it is reported if the reading did not stop at the limit anyway. */
+  let overCount = false;
   const queue: Array<{ url: string; depth: number }> = [];
   const enqueue = (raw: string, base: string | undefined, depth: number): void => {
     const url = normalizeUrl(raw, base);
@@ -142,7 +146,7 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
     visited.add(url);
     if (depth > MAP_LIMITS.sitemapDepth || named >= MAP_LIMITS.sitemapsPerCall) {
       stats.skipped++;
-      if (named >= MAP_LIMITS.sitemapsPerCall) stats.capped ??= 'sitemaps';
+      if (named >= MAP_LIMITS.sitemapsPerCall) overCount = true;
       return;
     }
     named++;
@@ -150,7 +154,15 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
   };
 
   const start = (next: { url: string; depth: number }): Task => {
-    const task: Task = { ...next, live: false, buffer: [], seen: new Set(), children: [], done: Promise.resolve() };
+    const task: Task = {
+      ...next,
+      live: false,
+      buffer: [],
+      seen: new Set(),
+      children: [],
+      childrenDropped: 0,
+      done: Promise.resolve(),
+    };
     const onPage = (loc: string): boolean => {
       if (++entries > MAP_LIMITS.sitemapEntriesPerCall) {
         cap('entries');
@@ -200,6 +212,10 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
       if (!stopped()) {
         if (!head.live) makeLive(head);
         for (const child of head.children) enqueue(child, head.url, head.depth + 1);
+        if (head.childrenDropped > 0) {
+          stats.skipped += head.childrenDropped;
+          overCount = true;
+        }
       }
       const next = running[0];
       if (next && !stopped()) makeLive(next);
@@ -210,6 +226,7 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
       }
     }
     if (queue.length > 0 && !collector.full) stats.skipped += queue.length;
+    if (overCount && !collector.full) stats.capped ??= 'sitemaps';
   } finally {
     run.signal?.removeEventListener('abort', onAbort);
     controller.abort();
@@ -230,6 +247,7 @@ async function readOne(
       page: onPage,
       sitemap: (loc) => {
         if (task.children.length < MAP_LIMITS.sitemapsPerCall) task.children.push(loc);
+        else task.childrenDropped++;
       },
     },
     { maxBytes: MAP_LIMITS.sitemapBytes, maxEntries: MAP_LIMITS.sitemapEntries, budget },

@@ -192,6 +192,24 @@ describe('POST /v1/map', () => {
     }
   });
 
+  it('fetches at most 100 sitemaps a call, and says the cap stopped it', async () => {
+    const many = await startMapSite({ '/': html('Many', []) });
+    const names = Array.from({ length: 120 }, (_, i) => `/m${i}.xml`);
+    for (const [i, name] of names.entries()) many.routes.set(name, xml(urlset([`${many.url}/m/${i}`])));
+    many.routes.set('/sitemap.xml', xml(sitemapIndex(names.map((n) => `${many.url}${n}`))));
+    try {
+      const res = await map({ url: `${many.url}/` });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json() as MapBody;
+      // /sitemap.xml is the first of the 100.
+      assert.deepEqual(body.sources.sitemaps, { read: 100, failed: 0, skipped: 21, urls: 99, capped: 'sitemaps' });
+      assert.equal(body.data.length, 100);
+      assert.equal(names.filter((n) => many.hits.has(n)).length, 99);
+    } finally {
+      await many.close();
+    }
+  });
+
   it('keeps to the start host, or to its registrable domain with include_subdomains', async () => {
     const named = await startMapSite({
       '/robots.txt': () => ({ body: '' }),
