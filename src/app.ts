@@ -21,6 +21,8 @@ import { RobotsCache } from './crawl/robots-cache.js';
 import { crawlRoutes } from './crawl/routes.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlStore } from './crawl/store.js';
+import { mapRoutes } from './map/routes.js';
+import { MapService } from './map/service.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
 import { webhookIdsOfTasks } from './tasks/task-store.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -165,18 +167,18 @@ export async function createApp(options: AppOptions): Promise<App> {
       outbox,
     });
     const crawlStore = new CrawlStore(db.kysely, db.dialect, outbox);
+    // One robots.txt cache for the crawls (when they honour it) and the maps (which read its Sitemap lines).
+    const robots = new RobotsCache({
+      userAgent: config.userAgent,
+      allowPrivateAddresses: config.allowLocalTargets,
+      proxies,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
     const runner = roles.worker
       ? new CrawlRunner({
           store: crawlStore,
           pipeline,
-          robots: config.respectRobotsTxt
-            ? new RobotsCache({
-                userAgent: config.userAgent,
-                allowPrivateAddresses: config.allowLocalTargets,
-                proxies,
-                ...(options.resolve ? { resolve: options.resolve } : {}),
-              })
-            : undefined,
+          robots: config.respectRobotsTxt ? robots : undefined,
           clock,
           logger,
           concurrency: config.crawlConcurrency,
@@ -194,6 +196,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       retentionMs: config.jobRetentionMs,
       targets: { allowPrivate: config.allowLocalTargets },
       onCreated: () => runner?.notify(),
+    });
+    const map = new MapService({
+      db: db.kysely,
+      pipeline,
+      robotsSitemaps: async (url) => (await robots.rulesFor(url)).sitemaps(),
+      indexUrls: (ownerId, patterns, max, now) => crawlStore.resultUrlsOfOwner(ownerId, patterns, max, now),
+      targets: { allowPrivate: config.allowLocalTargets, ...(options.resolve ? { resolve: options.resolve } : {}) },
+      clock,
+      logger,
+      retentionMs: config.jobRetentionMs,
+      outbox,
     });
     const subscriptions = new SubscriptionStore(db.kysely);
     const deliveries = new DeliveryStore(db.kysely, db.dialect, webhookIdsOfTasks);
@@ -265,6 +278,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       routes: [
         scrapeRoutes(scrape, config.publicUrl),
         crawlRoutes(crawl, config.publicUrl),
+        mapRoutes(map),
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),
         taskRoutes(tasks),

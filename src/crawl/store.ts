@@ -9,6 +9,7 @@ import {
   findJob,
   jobById,
   lockJob,
+  ownerJobIds,
   setJobProgress,
   startJob,
 } from '../jobs/job-store.js';
@@ -170,6 +171,25 @@ export class CrawlStore {
       .offset(skip)
       .execute();
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
+  }
+
+  /**
+   * The URLs the results of `ownerId`'s crawls hold that match one of the LIKE `patterns` (POST /v1/map with
+   * `use_index`), each once, in the order they were first saved, at most `max`. Never another owner's.
+   */
+  async resultUrlsOfOwner(ownerId: string, patterns: readonly string[], max: number, now: string): Promise<string[]> {
+    if (patterns.length === 0 || max <= 0) return [];
+    const rows = await this.db
+      .selectFrom('crawl_results')
+      .select('url')
+      .select((eb) => eb.fn.min('seq').as('first_seq'))
+      .where('job_id', 'in', ownerJobIds(this.db, ownerId, 'crawl', now))
+      .where((eb) => eb.or(patterns.map((p) => eb('url', 'like', p))))
+      .groupBy('url')
+      .orderBy('first_seq')
+      .limit(max)
+      .execute();
+    return rows.map((r) => r.url);
   }
 
   /**

@@ -43,3 +43,39 @@ export async function readCappedBody(source: Readable, decoders: Transform[], ma
   }
   return Buffer.concat(chunks, total);
 }
+
+/**
+ * readCappedBody's stream, handed chunk by chunk to `sink` (awaited) instead of kept; `sink` answering false
+ * stops the read. Answers the decompressed bytes read.
+ */
+export async function streamCappedBody(
+  source: Readable,
+  decoders: Transform[],
+  maxBytes: number,
+  sink: (chunk: Buffer) => Promise<boolean> | boolean,
+): Promise<number> {
+  const stream: Readable =
+    decoders.length === 0 ? source : (pipeline([source, ...decoders], () => undefined) as unknown as Readable);
+  let total = 0;
+  let complete = true;
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      total += buf.length;
+      if (total > maxBytes) throw new BodyTooLargeError(maxBytes);
+      if (!(await sink(buf))) {
+        complete = false;
+        break;
+      }
+    }
+  } catch (err) {
+    destroyBody(stream);
+    destroyBody(source);
+    throw err;
+  }
+  if (!complete) {
+    destroyBody(stream);
+    destroyBody(source);
+  }
+  return total;
+}

@@ -10,7 +10,7 @@ import {
 } from '../net/address-guard.js';
 import { classifyMediaType, looksLikeHtml, parseContentType } from '../page/content-type.js';
 import { hostOf } from '../page/errors.js';
-import { BodyTooLargeError, destroyBody, readCappedBody } from './body.js';
+import { BodyTooLargeError, destroyBody, readCappedBody, streamCappedBody } from './body.js';
 import { decodeBody, detectCharset } from './charset.js';
 import { createDecoders, UnsupportedEncodingError } from './decompress.js';
 import { getDirectAgent, getProxyAgent } from './dispatchers.js';
@@ -261,6 +261,8 @@ async function readPage(
       statusCode,
     });
 
+  if (options.bodySink) return streamPage(statusCode, headers, body, url, options.bodySink, options, page);
+
   if (kind === 'unsupported') {
     destroyBody(body);
     // An error page in a binary type still tells the caller its status; its bytes are useless as text.
@@ -312,4 +314,50 @@ async function readPage(
   }
   const decoded = decodeBody(bytes, detectCharset(bytes, headerCharset, kind));
   return page(contentType, decoded.text, decoded.charset, bytes.length);
+}
+
+/** readPage for a `bodySink`: a 2xx body goes to the sink as it arrives, under the same size cap. */
+async function streamPage(
+  statusCode: number,
+  headers: Record<string, string>,
+  body: Readable,
+  url: URL,
+  sink: NonNullable<FetchOptions['bodySink']>,
+  options: FetchOptions,
+  page: (contentType: string, text: string, charset: string, bytes: number) => FetchedPage,
+): Promise<FetchedPage> {
+  const { mediaType } = parseContentType(headers['content-type']);
+  if (statusCode < 200 || statusCode >= 300) {
+    destroyBody(body);
+    return page(mediaType, '', 'utf-8', 0);
+  }
+  const tooLarge = (cause?: unknown): FetchError =>
+    new FetchError(
+      'TOO_LARGE',
+      `Response from ${hostOf(url.href)} is larger than ${options.maxBytes} bytes`,
+      url.href,
+      {
+        statusCode,
+        ...(cause !== undefined ? { cause } : {}),
+      },
+    );
+  const declaredLength = Number(headers['content-length']);
+  if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes) {
+    destroyBody(body);
+    throw tooLarge();
+  }
+  try {
+    const bytes = await streamCappedBody(body, createDecoders(headers['content-encoding']), options.maxBytes, sink);
+    return page(mediaType, '', 'utf-8', bytes);
+  } catch (err) {
+    destroyBody(body);
+    if (err instanceof BodyTooLargeError) throw tooLarge(err);
+    if (err instanceof UnsupportedEncodingError) {
+      throw new FetchError('NETWORK_ERROR', `Response from ${hostOf(url.href)} uses an ${err.message}`, url.href, {
+        statusCode,
+        cause: err,
+      });
+    }
+    throw err;
+  }
 }

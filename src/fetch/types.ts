@@ -28,6 +28,13 @@ export interface FetchOptions {
    * REDIRECT_DUPLICATE. Crawls use it so a redirect to a page already visited is not fetched again.
    */
   onRedirect?: (next: string) => Promise<boolean>;
+  /**
+   * Streams a 2xx body, once its Content-Encoding is undone, to this function instead of decoding it to text:
+   * the media type is not checked, `body` is '' and `bytes` counts what was read (`maxBytes` still holds). Each
+   * chunk is awaited before the next is read; answering false stops reading, and the page is returned as read
+   * so far. Another status's body is dropped unread. Sitemaps use it (map/sitemap.ts).
+   */
+  bodySink?: (chunk: Buffer) => Promise<boolean> | boolean;
 }
 
 export interface FetchedPage {

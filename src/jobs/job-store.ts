@@ -1,11 +1,11 @@
-// The `jobs` table's one owner: job rows (scrapes and crawls), their counters, and every change of
+// The `jobs` table's one owner: job rows (scrapes, crawls and maps), their counters, and every change of
 // their state written together with the event that reports it, in the caller's transaction.
 import type { Kysely, Transaction } from 'kysely';
 import { type NewEvent, type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Dialect } from '../store/database.js';
 import type { Database, JobTable } from '../store/schema.js';
 
-export type JobKind = 'scrape' | 'crawl';
+export type JobKind = 'scrape' | 'crawl' | 'map';
 export type JobRow = JobTable;
 /** A job's states: pending until it ends, then one of the three ends, never changed again. */
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
@@ -88,6 +88,19 @@ export async function findJob(db: Executor, ownerId: string, id: string, kind?: 
   let query = db.selectFrom('jobs').selectAll().where('id', '=', id).where('owner_id', '=', ownerId);
   if (kind) query = query.where('kind', '=', kind);
   return query.executeTakeFirst();
+}
+
+/**
+ * The ids of an owner's jobs of `kind` not expired at `now`, as a subquery for the owners of the rows that hang
+ * off jobs (`where('job_id', 'in', ownerJobIds(…))`), so a read of them never reaches another owner's.
+ */
+export function ownerJobIds(db: Executor, ownerId: string, kind: JobKind, now: string) {
+  return db
+    .selectFrom('jobs')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }
 
 /** The job by id alone (workers, which act for every owner). */

@@ -23,7 +23,7 @@ export interface SweeperOptions {
   outbox?: OutboxSignal;
 }
 
-/** Expired scrapes deleted per transaction. */
+/** Expired scrapes and maps deleted per transaction. */
 const EXPIRED_BATCH = 500;
 
 /** Marks scrapes that can no longer end as failed, each with its scrape.failed event. */
@@ -51,14 +51,16 @@ export async function sweepOnce(
   const crawls = await options.crawls.deleteExpired(now.toISOString());
   let jobs = 0;
   // In batches (a bounded IN list), until none is left.
-  for (;;) {
-    const expired = await expiredJobIds(options.db, 'scrape', now.toISOString(), EXPIRED_BATCH);
-    if (expired.length === 0) break;
-    jobs += await options.db.transaction().execute(async (trx) => {
-      await deleteScreenshotsOfJobs(trx, expired);
-      return deleteJobs(trx, expired);
-    });
-    if (expired.length < EXPIRED_BATCH) break;
+  for (const kind of ['scrape', 'map'] as const) {
+    for (;;) {
+      const expired = await expiredJobIds(options.db, kind, now.toISOString(), EXPIRED_BATCH);
+      if (expired.length === 0) break;
+      jobs += await options.db.transaction().execute(async (trx) => {
+        await deleteScreenshotsOfJobs(trx, expired);
+        return deleteJobs(trx, expired);
+      });
+      if (expired.length < EXPIRED_BATCH) break;
+    }
   }
   return { cacheEntries, jobs, crawls, interruptedScrapes };
 }
