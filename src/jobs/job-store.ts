@@ -230,11 +230,16 @@ export async function endJobAlone(
 }
 
 /** Scrapes still pending that were created before `before` (cut off: a scrape runs within its request). */
-export async function pendingScrapesCreatedBefore(db: Executor, before: string, limit: number): Promise<JobRow[]> {
+export async function pendingJobsCreatedBefore(
+  db: Executor,
+  kind: JobKind,
+  before: string,
+  limit: number,
+): Promise<JobRow[]> {
   return db
     .selectFrom('jobs')
     .selectAll()
-    .where('kind', '=', 'scrape')
+    .where('kind', '=', kind)
     .where('status', '=', 'pending')
     .where('created_at', '<', before)
     .limit(limit)

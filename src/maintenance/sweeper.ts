@@ -6,7 +6,8 @@ import type { PageCache } from '../scrape/page-cache.js';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/time.js';
 import type { OutboxSignal } from '../events/outbox.js';
-import { deleteJobs, expiredJobIds, pendingScrapesCreatedBefore } from '../jobs/job-store.js';
+import { deleteJobs, expiredJobIds, pendingJobsCreatedBefore } from '../jobs/job-store.js';
+import { failInterruptedMap, INTERRUPTED_MAP_MS } from '../map/interrupted.js';
 import { failInterruptedScrape, INTERRUPTED_SCRAPE_MS } from '../scrape/interrupted.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
@@ -33,7 +34,7 @@ async function failInterruptedScrapes(
   outbox: OutboxSignal | undefined,
 ): Promise<number> {
   const before = new Date(now.getTime() - INTERRUPTED_SCRAPE_MS).toISOString();
-  const stale = await pendingScrapesCreatedBefore(db, before, 500);
+  const stale = await pendingJobsCreatedBefore(db, 'scrape', before, 500);
   let failed = 0;
   for (const job of stale) {
     if (await failInterruptedScrape(db, job.id, now.toISOString(), outbox)) failed += 1;
@@ -41,12 +42,30 @@ async function failInterruptedScrapes(
   return failed;
 }
 
+/** The same for maps, each with its map.failed event. */
+async function failInterruptedMaps(db: Kysely<Database>, now: Date, outbox: OutboxSignal | undefined): Promise<number> {
+  const before = new Date(now.getTime() - INTERRUPTED_MAP_MS).toISOString();
+  const stale = await pendingJobsCreatedBefore(db, 'map', before, 500);
+  let failed = 0;
+  for (const job of stale) {
+    if (await failInterruptedMap(db, job.id, now.toISOString(), outbox)) failed += 1;
+  }
+  return failed;
+}
+
 /** Deletes what has expired at `now`, and fails scrapes that were cut off; returns what it changed. */
 export async function sweepOnce(
   options: Omit<SweeperOptions, 'intervalMs' | 'logger'>,
-): Promise<{ cacheEntries: number; jobs: number; crawls: number; interruptedScrapes: number }> {
+): Promise<{
+  cacheEntries: number;
+  jobs: number;
+  crawls: number;
+  interruptedScrapes: number;
+  interruptedMaps: number;
+}> {
   const now = options.clock();
   const interruptedScrapes = await failInterruptedScrapes(options.db, now, options.outbox);
+  const interruptedMaps = await failInterruptedMaps(options.db, now, options.outbox);
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
   const crawls = await options.crawls.deleteExpired(now.toISOString());
   let jobs = 0;
@@ -62,7 +81,7 @@ export async function sweepOnce(
       if (expired.length < EXPIRED_BATCH) break;
     }
   }
-  return { cacheEntries, jobs, crawls, interruptedScrapes };
+  return { cacheEntries, jobs, crawls, interruptedScrapes, interruptedMaps };
 }
 
 /** Runs sweepOnce every interval; never throws, and stop() waits for a sweep in progress. */
@@ -72,7 +91,10 @@ export function startSweeper(options: SweeperOptions): { stop(): Promise<void> }
     if (running) return;
     running = sweepOnce(options)
       .then((removed) => {
-        if (removed.cacheEntries + removed.jobs + removed.crawls + removed.interruptedScrapes > 0)
+        if (
+          removed.cacheEntries + removed.jobs + removed.crawls + removed.interruptedScrapes + removed.interruptedMaps >
+          0
+        )
           options.logger.info(removed, 'swept expired data');
       })
       .catch((error: unknown) => {

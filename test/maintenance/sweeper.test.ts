@@ -77,7 +77,7 @@ it('deletes cache entries older than the TTL and jobs past expires_at', async ()
   const now = new Date('2026-01-10T00:00:00.000Z');
   const crawls = new CrawlStore(db.kysely, db.dialect);
   const removed = await sweepOnce({ db: db.kysely, cache, crawls, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
-  assert.deepEqual(removed, { cacheEntries: 1, jobs: 1, crawls: 1, interruptedScrapes: 0 });
+  assert.deepEqual(removed, { cacheEntries: 1, jobs: 1, crawls: 1, interruptedScrapes: 0, interruptedMaps: 0 });
   const ids = (await db.kysely.selectFrom('jobs').select('id').execute()).map((r) => r.id);
   assert.deepEqual(ids, ['kept']);
   assert.equal((await db.kysely.selectFrom('crawl_results').selectAll().execute()).length, 0);
@@ -121,4 +121,38 @@ it('fails a scrape still pending 10 minutes after it started (cut off by a dead 
     .where('subject_id', '=', 'cut-off')
     .execute();
   assert.deepEqual(events, [{ type: 'scrape.failed', subject_id: 'cut-off' }]);
+});
+
+it('fails a map still pending 10 minutes after it started, with map.failed', async () => {
+  const cache = new PageCache(db.kysely);
+  const crawls = new CrawlStore(db.kysely, db.dialect);
+  const job = {
+    ownerId: 'o',
+    kind: 'map' as const,
+    status: 'pending',
+    url: 'https://a.test/',
+    options: {},
+    expiresAt: '2026-03-02T00:00:00.000Z',
+  };
+  await insertJob(db.kysely, { ...job, id: 'map-cut-off', createdAt: '2026-03-01T10:00:00.000Z' });
+  await insertJob(db.kysely, { ...job, id: 'map-running', createdAt: '2026-03-01T10:05:00.000Z' });
+  const now = new Date('2026-03-01T10:10:30.000Z');
+  const changed = await sweepOnce({ db: db.kysely, cache, crawls, clock: () => now, cacheTtlMs: 7 * 24 * 3600 * 1000 });
+  assert.equal(changed.interruptedMaps, 1);
+  const rows = await db.kysely
+    .selectFrom('jobs')
+    .select(['id', 'status', 'error_code'])
+    .where('id', 'in', ['map-cut-off', 'map-running'])
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(rows, [
+    { id: 'map-cut-off', status: 'failed', error_code: 'INTERRUPTED' },
+    { id: 'map-running', status: 'pending', error_code: null },
+  ]);
+  const events = await db.kysely
+    .selectFrom('events')
+    .select(['type'])
+    .where('subject_id', '=', 'map-cut-off')
+    .execute();
+  assert.deepEqual(events, [{ type: 'map.failed' }]);
 });
