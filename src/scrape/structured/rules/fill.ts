@@ -470,6 +470,34 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   return labelled ?? (unit ? fillValue(s, labelledAmounts(unit, ctx), ctx, 1) : null);
 }
 
+/** The one currency the entity's nested things state (priceCurrency, currency), or null (none, or several). */
+function nestedCurrency(main: FactItem, ctx: FillContext): string | null {
+  const found = new Set<string>();
+  const seen = new Set<FactItem>([main]);
+  let level: FactItem[] = [main];
+  for (let depth = 0; depth < 5 && level.length; depth++) {
+    const next: FactItem[] = [];
+    for (const item of level) {
+      for (const [key, values] of item.props) {
+        for (const raw of values.slice(0, 100)) {
+          const v = isItem(raw) && raw.props.size === 0 && raw.id ? (ctx.byId.get(raw.id) ?? raw) : raw;
+          if (isItem(v)) {
+            if (!seen.has(v) && seen.size < RULE_LIMITS.maxItems) {
+              seen.add(v);
+              next.push(v);
+            }
+          } else if (depth > 0 && (key === 'pricecurrency' || key === 'currency') && typeof v === 'string') {
+            const code = v.trim().toUpperCase();
+            if (/^[A-Z]{3}$/.test(code)) found.add(code);
+          }
+        }
+      }
+    }
+    level = next;
+  }
+  return found.size === 1 ? ([...found][0] as string) : null;
+}
+
 export function fillSchema(
   schema: JsonSchema,
   page: PageFacts,
@@ -492,6 +520,10 @@ export function fillSchema(
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  // A currency the main entity states only on its nested priced things (a menu's items, an album's releases,
+  // a how-to's estimated cost), when they all state the same one.
+  const nested = main ? nestedCurrency(main, ctx) : null;
+  if (nested) ctx.currencies.add(nested);
   // A currency the page states nowhere as such is the one its amounts read above are written in ("€115"), when
   // they agree on one.
   if (ctx.currencies.size === 1) {

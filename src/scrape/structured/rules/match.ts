@@ -161,6 +161,10 @@ const PARTS = [
   'basesalary',
   'nutrition',
   'aggregaterating',
+  // an episode's or a recording's media file (its duration, its size)
+  'associatedmedia',
+  'audio',
+  'video',
 ];
 
 /** Keys read on the entity itself only. */

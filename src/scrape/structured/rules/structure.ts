@@ -10,6 +10,7 @@
 // 4. a name whose words end (or start) one property's camel-case words is that property ('artist' <- byArtist,
 //    'season' <- partOfSeason, 'doors' <- numberOfDoors, 'mileage' <- mileageFromOdometer); two such
 //    properties: none;
+//    a short name that is the initials of one property's words ('vin' <- vehicleIdentificationNumber);
 // 5. a name that is a nested thing's type ('dealer' <- the offer's seller, an AutoDealer).
 import { isItem, type FactItem, type FactValue } from './facts.js';
 import { normalizeKey } from './keys.js';
@@ -161,7 +162,17 @@ function byWords(item: FactItem, tokens: string[]): FactValue[] {
     else if (have.length <= want.length + 2 && want.every((w, i) => have[i] === w)) prefix.push(key);
   }
   const pick = suffix.length ? suffix : prefix;
-  return pick.length === 1 ? (item.props.get(pick[0] as string) ?? []) : [];
+  if (pick.length === 1) return item.props.get(pick[0] as string) ?? [];
+  if (pick.length || tokens.length !== 1) return [];
+  // An acronym of one property's words ('vin' <- vehicleIdentificationNumber).
+  const acronym = tokens[0] as string;
+  if (acronym.length < 3 || acronym.length > 4) return [];
+  const hits: string[] = [];
+  for (const [key, name] of item.names) {
+    const w = words(name);
+    if (w.length === acronym.length && w.every((x, i) => x[0] === acronym[i])) hits.push(key);
+  }
+  return hits.length === 1 ? (item.props.get(hits[0] as string) ?? []) : [];
 }
 
 /** Names never read by structure: every thing has them, or they mean the page. */
