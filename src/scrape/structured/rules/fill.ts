@@ -17,6 +17,7 @@ import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 import { calendarDate } from './dates.js';
+import { typeWords } from './structure.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -418,6 +419,57 @@ function arrayFromRepeated(name: string, schema: JsonSchema, ctx: FillContext, d
   return max !== undefined ? chosen.slice(0, max) : chosen;
 }
 
+/**
+ * An array of objects from the lists nested in the main entity (a Restaurant's menu sections' items): the things
+ * stated under one property anywhere in the entity, four levels down at most, form one list; the list filling
+ * most properties (two at least) wins. A property an element lacks that names its container's type ('section'
+ * for a MenuSection's item) is the container's name.
+ */
+function nestedList(schema: JsonSchema, main: FactItem, ctx: FillContext): unknown[] | null {
+  const items = resolveSchema(itemsOf(schema), ctx.root);
+  const groups = new Map<string, Array<{ element: FactItem; parent: FactItem }>>();
+  const seen = new Set<FactItem>([main]);
+  let level: FactItem[] = [main];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: FactItem[] = [];
+    for (const parent of level) {
+      for (const [key, values] of parent.props) {
+        for (const v of expandLists(values.slice(0, RULE_LIMITS.maxArrayItems), ctx.byId)) {
+          if (!isItem(v) || seen.has(v) || seen.size >= RULE_LIMITS.maxItems) continue;
+          seen.add(v);
+          next.push(v);
+          const group = groups.get(key) ?? [];
+          group.push({ element: v, parent });
+          groups.set(key, group);
+        }
+      }
+    }
+    level = next;
+  }
+  let best: unknown[] | null = null;
+  let bestScore = 1;
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const filled: unknown[] = [];
+    for (const { element, parent } of group.slice(0, RULE_LIMITS.maxArrayItems)) {
+      const obj = fillObject(items, element, ctx, 2);
+      const parentWords = typeWords(parent);
+      for (const [prop, sub] of propertiesOf(items)) {
+        if (obj[prop] !== null || parent === main || !parentWords.has(normalizeKey(prop))) continue;
+        obj[prop] = fillValue(sub, parent.props.get('name') ?? [], ctx, 2);
+      }
+      if (!isEmptyObject(obj)) filled.push(obj);
+    }
+    const score = listScore(filled);
+    if (score > bestScore) {
+      best = filled;
+      bestScore = score;
+    }
+  }
+  const max = maxItemsOf(schema);
+  return best && max !== undefined ? best.slice(0, max) : best;
+}
+
 function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
   return kindOf(schema) === 'array' && kindOf(resolveSchema(itemsOf(schema), ctx.root)) === 'object';
 }
@@ -454,7 +506,10 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
       const v = fillValue(s, visibleHours(ctx), ctx, 1);
       if (v !== null) return v;
     }
-    return arrayFromRepeated(name, s, ctx, 1);
+    const nested = entities[0] ? nestedList(s, entities[0], ctx) : null;
+    const repeated = arrayFromRepeated(name, s, ctx, 1);
+    if (!nested) return repeated;
+    return Array.isArray(repeated) && listScore(repeated) > listScore(nested) ? repeated : nested;
   }
   // One meta value at a time: each is a whole statement (a keywords list is one text to split, not an element).
   for (const value of metaValues(name, ctx)) {

@@ -37,7 +37,7 @@ function singular(w: string): string {
 const VAGUE_TYPE_WORDS = new Set(['thing', 'object', 'creative', 'work', 'web', 'page', 'local', 'action', 'item']);
 
 /** The words of an item's types ('MusicAlbum' -> musicalbum, music, album). */
-function typeWords(item: FactItem): Set<string> {
+export function typeWords(item: FactItem): Set<string> {
   const out = new Set<string>();
   for (const type of item.types) {
     out.add(normalizeKey(type));
