@@ -72,6 +72,13 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
   return members ? matchEnum(out, members) : (out ?? null);
 }
 
+/** A feature stated as absent (a LocationFeatureSpecification with `value: false`): not an element of a list. */
+function statesAbsent(v: FactValue): boolean {
+  if (!isItem(v)) return false;
+  const value = v.props.get('value');
+  return value?.length === 1 && (value[0] === false || value[0] === 'false');
+}
+
 /** A single text that is a list written out ("salt, pepper", one step per line). */
 function splitText(value: FactValue, hint: SplitHint): FactValue[] {
   if (typeof value !== 'string' || !hint) return [value];
@@ -118,6 +125,7 @@ export function fillValue(
       const values = expanded.length === 1 ? splitText(expanded[0] as FactValue, hint) : expanded;
       for (const v of values) {
         if (out.length >= limit) break;
+        if (statesAbsent(v)) continue;
         const x = itemKind === 'array' ? null : scalar(itemKind, items, v, ctx);
         const key = JSON.stringify(x);
         if (x !== null && !seen.has(key)) {
@@ -217,6 +225,25 @@ function metaValues(name: string, ctx: FillContext): FactValue[] {
     add(field ? ctx.metadata[field] : undefined);
   }
   return out;
+}
+
+/** Vocabularies whose meta keys are '<namespace><separator><property>' (citation_doi, dc.rights, og:locale). */
+const META_NAMESPACE = /^(?:citation_|dc\.|dcterms\.|prism\.|og:|article:|book:|music:|video:|product:|profile:)(.+)$/;
+
+/**
+ * Meta tags of a namespaced vocabulary whose property is this name ('doi' <- citation_doi, 'first_page' <-
+ * citation_firstpage, 'authors' <- every citation_author, 'journal' <- citation_journal_title): each stated value,
+ * repeated keys one per line.
+ */
+function namespacedMeta(name: string, ctx: FillContext): FactValue[] {
+  const key = normalizeKey(name);
+  const wanted = new Set([key, `${key}title`, `${key}name`]);
+  if (key.endsWith('s') && key.length > 3) wanted.add(key.slice(0, -1));
+  for (const [metaKey, value] of ctx.page.meta) {
+    const m = META_NAMESPACE.exec(metaKey);
+    if (m && wanted.has(normalizeKey(m[1] as string))) return value.split('\n').filter((v) => v.trim() !== '');
+  }
+  return [];
 }
 
 /** Characters that separate a page title from the site's name ("Product – Shop", "Post | Blog"). */
@@ -515,6 +542,11 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   for (const value of metaValues(name, ctx)) {
     const fromMeta = fillValue(s, [value], ctx, 1, hint);
     if (fromMeta !== null) return fromMeta;
+  }
+  const namespaced = namespacedMeta(name, ctx);
+  if (namespaced.length) {
+    const v = kind === 'array' ? fillValue(s, namespaced, ctx, 1) : fillValue(s, namespaced.slice(0, 1), ctx, 1);
+    if (v !== null) return v;
   }
   const unit = unitLookup(name, s, ctx);
   if (unit) {

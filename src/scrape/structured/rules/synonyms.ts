@@ -545,6 +545,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['countryOfOrigin', 'countryOfManufacture'],
     labels: ['herkunft', 'herkunftsland', 'origine', 'origen'],
   },
+  // A place's amenities: LocationFeatureSpecifications (one stating `value: false` is one it lacks; see fill.ts).
+  { names: ['amenities', 'amenity', 'amenity features', 'facilities', 'features'], paths: ['amenityFeature'] },
   { names: ['duration', 'runtime'], paths: ['duration', 'timeRequired'] },
   {
     names: ['body', 'article body', 'review body', 'content', 'text', 'instruction', 'direction', 'step text'],
