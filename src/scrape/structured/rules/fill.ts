@@ -536,7 +536,7 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
     const nested = entities[0] ? nestedList(s, entities[0], ctx) : null;
     const repeated = arrayFromRepeated(name, s, ctx, 1);
     if (!nested) return repeated;
-    return Array.isArray(repeated) && listScore(repeated) > listScore(nested) ? repeated : nested;
+    return Array.isArray(repeated) && listScore(repeated) >= listScore(nested) ? repeated : nested;
   }
   // One meta value at a time: each is a whole statement (a keywords list is one text to split, not an element).
   for (const value of metaValues(name, ctx)) {

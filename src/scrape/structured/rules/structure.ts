@@ -64,7 +64,8 @@ function nestedOfType(item: FactItem, word: string, byId: ReadonlyMap<string, Fa
           if (!isItem(v) || seen.has(v) || seen.size > RULE_LIMITS.maxValuesPerProp) continue;
           seen.add(v);
           next.push(v);
-          if (typeWords(v).has(word)) out.push(v);
+          // A ListItem's item is read with its position by the list readers (entities.ts), not here.
+          if (typeWords(v).has(word) && !it.types.includes('ListItem')) out.push(v);
         }
       }
     }
@@ -107,7 +108,9 @@ function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyM
     if (!isItem(stat)) continue;
     const type = (stat.props.get('interactiontype') ?? []).map((t) => deref(t, byId));
     const named = type.some((t) =>
-      isItem(t) ? t.types.some((n) => normalizeKey(n) === `${action}action`) : normalizeKey(String(t)).endsWith(`${action}action`),
+      isItem(t)
+        ? t.types.some((n) => normalizeKey(n) === `${action}action`)
+        : normalizeKey(String(t)).endsWith(`${action}action`),
     );
     if (named) return stat.props.get('userinteractioncount') ?? [];
   }
@@ -128,12 +131,7 @@ function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyM
 const URL_PARTS = ['contenturl', 'url', 'embedurl'];
 const URL_WORDS = new Set(['url', 'link', 'href', 'uri']);
 
-function partOf(
-  item: FactItem,
-  tokens: string[],
-  lookup: Lookup,
-  byId: ReadonlyMap<string, FactItem>,
-): FactValue[] {
+function partOf(item: FactItem, tokens: string[], lookup: Lookup, byId: ReadonlyMap<string, FactItem>): FactValue[] {
   const part = tokens[tokens.length - 1] as string;
   const thing = tokens.slice(0, -1).join(' ');
   const stated = lookup(item, thing).map((v) => deref(v, byId));

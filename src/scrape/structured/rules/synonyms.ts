@@ -555,7 +555,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['word count'], paths: ['wordCount'] },
   { names: ['pages', 'page count', 'number of pages', 'num pages'], paths: ['numberOfPages'] },
   // A list element's number is its position in the list (a ListItem's, a HowToStep's).
-  { names: ['rank', 'position', 'ranking', 'number', 'no', 'index', 'track number', 'step number'], paths: ['position'] },
+  {
+    names: ['rank', 'position', 'ranking', 'number', 'no', 'index', 'track number', 'step number'],
+    paths: ['position'],
+  },
 ];
 
 /**
