@@ -119,6 +119,14 @@ export function toNumber(value: FactValue, ctx: CoerceContext, hops = 0): number
       if (n !== null) return n;
     }
   }
+  // A season, an issue, a volume is its number: the one property named '...Number' (seasonNumber).
+  const numbered = [...v.props.keys()].filter((k) => k.endsWith('number') && k.length > 6);
+  if (numbered.length === 1) {
+    for (const child of v.props.get(numbered[0] as string) ?? []) {
+      const n = toNumber(child, ctx, hops + 1);
+      if (n !== null) return n;
+    }
+  }
   return null;
 }
 

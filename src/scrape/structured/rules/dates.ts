@@ -23,6 +23,14 @@ function ymd(year: string, monthName: string, day: string): string | undefined {
 export function calendarDate(text: string): string | undefined {
   const t = text.trim().slice(0, 60);
   if (/^\d{4}-\d{2}-\d{2}(?:$|[T\s])/.test(t)) return t.slice(0, 10);
+  // Year first is unambiguous in any separator: 2023/11/14, 2023.11.14 (Highwire citation dates).
+  const ymdNumeric = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?:$|[T\s])/.exec(t);
+  if (ymdNumeric) {
+    const [, y, m, d] = ymdNumeric as unknown as [string, string, string, string];
+    if (Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= 31) {
+      return `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+    }
+  }
   const dmy = DAY_MONTH_YEAR.exec(t);
   if (dmy) return ymd(dmy[3] as string, dmy[2] as string, dmy[1] as string);
   const mdy = MONTH_DAY_YEAR.exec(t);

@@ -17,6 +17,7 @@ import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 import { calendarDate } from './dates.js';
+import { typeWords } from './structure.js';
 
 interface FillContext extends CoerceContext {
   page: PageFacts;
@@ -71,6 +72,13 @@ function scalar(kind: SchemaKind, schema: JsonSchema, value: FactValue, ctx: Fil
   return members ? matchEnum(out, members) : (out ?? null);
 }
 
+/** A feature stated as absent (a LocationFeatureSpecification with `value: false`): not an element of a list. */
+function statesAbsent(v: FactValue): boolean {
+  if (!isItem(v)) return false;
+  const value = v.props.get('value');
+  return value?.length === 1 && (value[0] === false || value[0] === 'false');
+}
+
 /** A single text that is a list written out ("salt, pepper", one step per line). */
 function splitText(value: FactValue, hint: SplitHint): FactValue[] {
   if (typeof value !== 'string' || !hint) return [value];
@@ -117,6 +125,7 @@ export function fillValue(
       const values = expanded.length === 1 ? splitText(expanded[0] as FactValue, hint) : expanded;
       for (const v of values) {
         if (out.length >= limit) break;
+        if (statesAbsent(v)) continue;
         const x = itemKind === 'array' ? null : scalar(itemKind, items, v, ctx);
         const key = JSON.stringify(x);
         if (x !== null && !seen.has(key)) {
@@ -216,6 +225,25 @@ function metaValues(name: string, ctx: FillContext): FactValue[] {
     add(field ? ctx.metadata[field] : undefined);
   }
   return out;
+}
+
+/** Vocabularies whose meta keys are '<namespace><separator><property>' (citation_doi, dc.rights, og:locale). */
+const META_NAMESPACE = /^(?:citation_|dc\.|dcterms\.|prism\.|og:|article:|book:|music:|video:|product:|profile:)(.+)$/;
+
+/**
+ * Meta tags of a namespaced vocabulary whose property is this name ('doi' <- citation_doi, 'first_page' <-
+ * citation_firstpage, 'authors' <- every citation_author, 'journal' <- citation_journal_title): each stated value,
+ * repeated keys one per line.
+ */
+function namespacedMeta(name: string, ctx: FillContext): FactValue[] {
+  const key = normalizeKey(name);
+  const wanted = new Set([key, `${key}title`, `${key}name`]);
+  if (key.endsWith('s') && key.length > 3) wanted.add(key.slice(0, -1));
+  for (const [metaKey, value] of ctx.page.meta) {
+    const m = META_NAMESPACE.exec(metaKey);
+    if (m && wanted.has(normalizeKey(m[1] as string))) return value.split('\n').filter((v) => v.trim() !== '');
+  }
+  return [];
 }
 
 /** Characters that separate a page title from the site's name ("Product – Shop", "Post | Blog"). */
@@ -418,6 +446,57 @@ function arrayFromRepeated(name: string, schema: JsonSchema, ctx: FillContext, d
   return max !== undefined ? chosen.slice(0, max) : chosen;
 }
 
+/**
+ * An array of objects from the lists nested in the main entity (a Restaurant's menu sections' items): the things
+ * stated under one property anywhere in the entity, four levels down at most, form one list; the list filling
+ * most properties (two at least) wins. A property an element lacks that names its container's type ('section'
+ * for a MenuSection's item) is the container's name.
+ */
+function nestedList(schema: JsonSchema, main: FactItem, ctx: FillContext): unknown[] | null {
+  const items = resolveSchema(itemsOf(schema), ctx.root);
+  const groups = new Map<string, Array<{ element: FactItem; parent: FactItem }>>();
+  const seen = new Set<FactItem>([main]);
+  let level: FactItem[] = [main];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: FactItem[] = [];
+    for (const parent of level) {
+      for (const [key, values] of parent.props) {
+        for (const v of expandLists(values.slice(0, RULE_LIMITS.maxArrayItems), ctx.byId)) {
+          if (!isItem(v) || seen.has(v) || seen.size >= RULE_LIMITS.maxItems) continue;
+          seen.add(v);
+          next.push(v);
+          const group = groups.get(key) ?? [];
+          group.push({ element: v, parent });
+          groups.set(key, group);
+        }
+      }
+    }
+    level = next;
+  }
+  let best: unknown[] | null = null;
+  let bestScore = 1;
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const filled: unknown[] = [];
+    for (const { element, parent } of group.slice(0, RULE_LIMITS.maxArrayItems)) {
+      const obj = fillObject(items, element, ctx, 2);
+      const parentWords = typeWords(parent);
+      for (const [prop, sub] of propertiesOf(items)) {
+        if (obj[prop] !== null || parent === main || !parentWords.has(normalizeKey(prop))) continue;
+        obj[prop] = fillValue(sub, parent.props.get('name') ?? [], ctx, 2);
+      }
+      if (!isEmptyObject(obj)) filled.push(obj);
+    }
+    const score = listScore(filled);
+    if (score > bestScore) {
+      best = filled;
+      bestScore = score;
+    }
+  }
+  const max = maxItemsOf(schema);
+  return best && max !== undefined ? best.slice(0, max) : best;
+}
+
 function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
   return kindOf(schema) === 'array' && kindOf(resolveSchema(itemsOf(schema), ctx.root)) === 'object';
 }
@@ -454,12 +533,20 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
       const v = fillValue(s, visibleHours(ctx), ctx, 1);
       if (v !== null) return v;
     }
-    return arrayFromRepeated(name, s, ctx, 1);
+    const nested = entities[0] ? nestedList(s, entities[0], ctx) : null;
+    const repeated = arrayFromRepeated(name, s, ctx, 1);
+    if (!nested) return repeated;
+    return Array.isArray(repeated) && listScore(repeated) >= listScore(nested) ? repeated : nested;
   }
   // One meta value at a time: each is a whole statement (a keywords list is one text to split, not an element).
   for (const value of metaValues(name, ctx)) {
     const fromMeta = fillValue(s, [value], ctx, 1, hint);
     if (fromMeta !== null) return fromMeta;
+  }
+  const namespaced = namespacedMeta(name, ctx);
+  if (namespaced.length) {
+    const v = kind === 'array' ? fillValue(s, namespaced, ctx, 1) : fillValue(s, namespaced.slice(0, 1), ctx, 1);
+    if (v !== null) return v;
   }
   const unit = unitLookup(name, s, ctx);
   if (unit) {
@@ -468,6 +555,34 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   }
   const labelled = fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
   return labelled ?? (unit ? fillValue(s, labelledAmounts(unit, ctx), ctx, 1) : null);
+}
+
+/** The one currency the entity's nested things state (priceCurrency, currency), or null (none, or several). */
+function nestedCurrency(main: FactItem, ctx: FillContext): string | null {
+  const found = new Set<string>();
+  const seen = new Set<FactItem>([main]);
+  let level: FactItem[] = [main];
+  for (let depth = 0; depth < 5 && level.length; depth++) {
+    const next: FactItem[] = [];
+    for (const item of level) {
+      for (const [key, values] of item.props) {
+        for (const raw of values.slice(0, 100)) {
+          const v = isItem(raw) && raw.props.size === 0 && raw.id ? (ctx.byId.get(raw.id) ?? raw) : raw;
+          if (isItem(v)) {
+            if (!seen.has(v) && seen.size < RULE_LIMITS.maxItems) {
+              seen.add(v);
+              next.push(v);
+            }
+          } else if (depth > 0 && (key === 'pricecurrency' || key === 'currency') && typeof v === 'string') {
+            const code = v.trim().toUpperCase();
+            if (/^[A-Z]{3}$/.test(code)) found.add(code);
+          }
+        }
+      }
+    }
+    level = next;
+  }
+  return found.size === 1 ? ([...found][0] as string) : null;
 }
 
 export function fillSchema(
@@ -492,6 +607,10 @@ export function fillSchema(
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));
+  // A currency the main entity states only on its nested priced things (a menu's items, an album's releases,
+  // a how-to's estimated cost), when they all state the same one.
+  const nested = main ? nestedCurrency(main, ctx) : null;
+  if (nested) ctx.currencies.add(nested);
   // A currency the page states nowhere as such is the one its amounts read above are written in ("€115"), when
   // they agree on one.
   if (ctx.currencies.size === 1) {

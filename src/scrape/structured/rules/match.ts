@@ -4,6 +4,7 @@
 import { isItem, type FactItem, type FactValue } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
+import { structuralValues } from './structure.js';
 import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
 
 interface CompiledGroup {
@@ -134,6 +135,8 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
       }
     }
   }
+  // Last of all, by structure: the item's own type, counts, parts of related things, camel-case words.
+  if (!out.length) take(structuralValues(item, name, (i, n) => entityValues(i, n, byId), byId));
   return out;
 }
 
@@ -158,6 +161,10 @@ const PARTS = [
   'basesalary',
   'nutrition',
   'aggregaterating',
+  // an episode's or a recording's media file (its duration, its size)
+  'associatedmedia',
+  'audio',
+  'video',
 ];
 
 /** Keys read on the entity itself only. */

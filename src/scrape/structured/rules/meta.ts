@@ -13,6 +13,12 @@ const URL_META = /^(?:og:(?:image|video|audio|url)(?::(?:url|secure_url))?|twitt
 /** Open Graph array properties: every tag is one element. */
 const LIST_META = new Set(['article:tag', 'book:tag', 'video:tag']);
 
+/**
+ * Bibliographic vocabularies (Highwire citation_*, Dublin Core, PRISM) repeat a key once per value (one
+ * citation_author per author): every value is kept, one per line (see namespacedMeta in fill.ts).
+ */
+export const REPEATED_META = /^(?:citation_|dc\.|dcterms\.|prism\.)/;
+
 export function readMeta(page: Page, baseUrl: string | undefined): Map<string, string> {
   const meta = new Map<string, string>();
   const listed = new Map<string, number>();
@@ -25,8 +31,9 @@ export function readMeta(page: Page, baseUrl: string | undefined): Map<string, s
     if (!key || !content || key.length > RULE_LIMITS.maxKeyChars) continue;
     if (meta.has(key)) {
       const n = listed.get(key) ?? 1;
-      if (LIST_META.has(key) && n < RULE_LIMITS.maxMetaListValues) {
-        meta.set(key, `${meta.get(key) as string}, ${content}`);
+      const joiner = LIST_META.has(key) ? ', ' : REPEATED_META.test(key) ? '\n' : null;
+      if (joiner && n < RULE_LIMITS.maxMetaListValues) {
+        meta.set(key, `${meta.get(key) as string}${joiner}${content}`);
         listed.set(key, n + 1);
       }
       continue;

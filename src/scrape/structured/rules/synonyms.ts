@@ -203,7 +203,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['url', 'link', 'href', 'page url', 'permalink', 'canonical url', 'canonical'],
-    paths: ['url', 'mainEntityOfPage'],
+    // A media object's or download's link is its contentUrl when it states no page url.
+    paths: ['url', 'mainEntityOfPage', 'contentUrl'],
     meta: ['og:url'],
     metadata: 'canonical',
   },
@@ -544,11 +545,20 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['countryOfOrigin', 'countryOfManufacture'],
     labels: ['herkunft', 'herkunftsland', 'origine', 'origen'],
   },
+  // A place's amenities: LocationFeatureSpecifications (one stating `value: false` is one it lacks; see fill.ts).
+  { names: ['amenities', 'amenity', 'amenity features', 'facilities', 'features'], paths: ['amenityFeature'] },
   { names: ['duration', 'runtime'], paths: ['duration', 'timeRequired'] },
-  { names: ['body', 'article body', 'review body', 'content', 'text'], paths: ['articleBody', 'reviewBody', 'text'] },
+  {
+    names: ['body', 'article body', 'review body', 'content', 'text', 'instruction', 'direction', 'step text'],
+    paths: ['articleBody', 'reviewBody', 'text'],
+  },
   { names: ['word count'], paths: ['wordCount'] },
   { names: ['pages', 'page count', 'number of pages', 'num pages'], paths: ['numberOfPages'] },
-  { names: ['rank', 'position', 'ranking'], paths: ['position'] },
+  // A list element's number is its position in the list (a ListItem's, a HowToStep's).
+  {
+    names: ['rank', 'position', 'ranking', 'number', 'no', 'index', 'track number', 'step number'],
+    paths: ['position'],
+  },
 ];
 
 /**
