@@ -229,7 +229,23 @@ export async function endJobAlone(
   return db.transaction().execute((trx) => endJob(trx, id, end, eventOf, signal));
 }
 
-/** Scrapes still pending that were created before `before` (cut off: a scrape runs within its request). */
+/**
+ * Fails a synchronous job (a scrape, a map) that was cut off: its process died or the store stopped taking its
+ * last write. Recorded as `INTERRUPTED` with the failed event `eventOf` builds; false if it had ended meanwhile.
+ */
+export async function failInterruptedJob(
+  db: Kysely<Database>,
+  jobId: string,
+  at: string,
+  cut: { what: string; counts: JobEnd['counts']; eventOf: (job: JobRow) => NewEvent },
+  outbox: OutboxSignal | undefined,
+): Promise<boolean> {
+  const message = `Interrupted: the ${cut.what} stopped before its result was saved (the process stopped or the store was unreachable)`;
+  const end: JobEnd = { status: 'failed', at, counts: cut.counts, error: { message, code: 'INTERRUPTED' } };
+  return endJobAlone(db, jobId, end, cut.eventOf, outbox);
+}
+
+/** Jobs of `kind` still pending that were created before `before` (a synchronous job runs within its request). */
 export async function pendingJobsCreatedBefore(
   db: Executor,
   kind: JobKind,

@@ -1,7 +1,7 @@
 // Ending a scrape that was cut off: the process running it died, or the store stopped taking its last write.
 import type { Kysely } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
-import { endJobAlone } from '../jobs/job-store.js';
+import { failInterruptedJob } from '../jobs/job-store.js';
 import type { Database } from '../store/schema.js';
 import { scrapeEvents } from './events.js';
 
@@ -11,21 +11,13 @@ import { scrapeEvents } from './events.js';
  */
 export const INTERRUPTED_SCRAPE_MS = 10 * 60_000;
 
-export const INTERRUPTED_SCRAPE_MESSAGE =
-  'Interrupted: the scrape stopped before its result was saved (the process stopped or the store was unreachable)';
-
 /** Fails a scrape that is still pending, with its scrape.failed event; false if it had ended meanwhile. */
-export async function failInterruptedScrape(
+export function failInterruptedScrape(
   db: Kysely<Database>,
   jobId: string,
   at: string,
   outbox: OutboxSignal | undefined,
 ): Promise<boolean> {
-  const end = {
-    status: 'failed' as const,
-    at,
-    counts: { total: 1, failed: 1 },
-    error: { message: INTERRUPTED_SCRAPE_MESSAGE, code: 'INTERRUPTED' },
-  };
-  return endJobAlone(db, jobId, end, scrapeEvents['scrape.failed'], outbox);
+  const cut = { what: 'scrape', counts: { total: 1, failed: 1 }, eventOf: scrapeEvents['scrape.failed'] };
+  return failInterruptedJob(db, jobId, at, cut, outbox);
 }
