@@ -674,11 +674,15 @@ export class CrawlStore {
         KIND_EVENTS[kind].cancelled,
         this.outbox,
       );
+      // Pages a claim is taking right now are left to it (PostgreSQL: SKIP LOCKED): that claim locks its pages, then
+      // this job's row to mark it started, the reverse of this order, so waiting for them here deadlocked. Once
+      // claimed they are in flight, and their outcome is not saved (the job has ended).
+      let queued = trx.selectFrom('crawl_pages').select('id').where('job_id', '=', jobId).where('state', '=', 'queued');
+      if (this.dialect === 'postgres') queued = queued.forUpdate().skipLocked();
       await trx
         .updateTable('crawl_pages')
         .set({ state: 'skipped', error: 'cancelled' })
-        .where('job_id', '=', jobId)
-        .where('state', '=', 'queued')
+        .where('id', 'in', queued)
         .execute();
       return 'cancelled';
     });
