@@ -21,6 +21,8 @@ import { RobotsCache } from './crawl/robots-cache.js';
 import { crawlRoutes } from './crawl/routes.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlStore } from './crawl/store.js';
+import { batchRoutes } from './batch/routes.js';
+import { BatchService } from './batch/service.js';
 import { mapRoutes } from './map/routes.js';
 import { MapService } from './map/service.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
@@ -197,6 +199,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       targets: { allowPrivate: config.allowLocalTargets },
       onCreated: () => runner?.notify(),
     });
+    // Batch scrapes are frontier jobs of their own kind: the crawl store holds them and the crawl runner runs them.
+    const batch = new BatchService({
+      store: crawlStore,
+      clock,
+      capabilities,
+      retentionMs: config.jobRetentionMs,
+      allowPrivateTargets: config.allowLocalTargets,
+      onCreated: () => runner?.notify(),
+    });
     const map = new MapService({
       db: db.kysely,
       pipeline,
@@ -278,6 +289,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       routes: [
         scrapeRoutes(scrape, config.publicUrl),
         crawlRoutes(crawl, config.publicUrl),
+        batchRoutes(batch, config.publicUrl),
         mapRoutes(map),
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),

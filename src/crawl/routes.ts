@@ -10,7 +10,8 @@ function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string
   return uuidParam(request.params.jobId, 'job');
 }
 
-function parseSkip(raw: unknown): number {
+/** The `skip` of a results page: a whole number of 0 or more (400 otherwise); batch scrapes read it too. */
+export function parseSkip(raw: unknown): number {
   if (raw === undefined || raw === '') return 0;
   const text = String(raw);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {

@@ -1,4 +1,6 @@
 // The crawl worker: leases frontier pages from the store, runs the page pipeline, records outcomes; never throws.
+// It runs the pages of crawls and of batch scrapes (src/batch/) alike; what only a crawl does (robots.txt, link
+// discovery, scope and scrape_paths, redirect aliases, 4xx/5xx as failures) is switched on the job's kind.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,7 +18,7 @@ import { LruCache } from '../util/lru.js';
 import { HostLimiter } from './host-limiter.js';
 import { LeaseFence } from './lease-fence.js';
 import type { RobotsCache } from './robots-cache.js';
-import type { CrawlOptions } from './schema.js';
+import type { CrawlOptions, PageJobOptions } from './schema.js';
 import { createScope, normalizeUrl, type Scope } from './scope/index.js';
 import type { ClaimedPage, CrawlStore, PageOutcome } from './store.js';
 
@@ -40,7 +42,8 @@ export interface CrawlRunnerOptions {
   retryBaseMs?: number;
 }
 
-interface JobContext {
+interface CrawlContext {
+  kind: 'crawl';
   options: CrawlOptions;
   ownerId: string;
   scope: Scope;
@@ -50,6 +53,18 @@ interface JobContext {
    */
   frontierFull: boolean;
 }
+
+/**
+ * A batch scrape: its pages are the URLs it was given, each run as a scrape would run it (no robots.txt, no
+ * discovery, no scope; the page cache read within `max_age`; any answer saved with its status_code).
+ */
+interface BatchContext {
+  kind: 'batch_scrape';
+  options: PageJobOptions;
+  ownerId: string;
+}
+
+type JobContext = CrawlContext | BatchContext;
 
 /**
  * Crawl contexts (options, scope) a worker keeps; past this many, the one used longest ago is dropped and loaded again
@@ -243,8 +258,14 @@ export class CrawlRunner {
     if (cached) return cached;
     const row = await this.o.store.options(jobId);
     if (!row) return undefined;
+    if (row.kind === 'batch_scrape') {
+      const batch: BatchContext = { kind: 'batch_scrape', options: row.resolved, ownerId: row.ownerId };
+      this.jobs.set(jobId, batch);
+      return batch;
+    }
     const options = row.resolved;
     const ctx: JobContext = {
+      kind: 'crawl',
       options,
       ownerId: row.ownerId,
       scope: createScope({
@@ -320,19 +341,21 @@ export class CrawlRunner {
   private async process(page: ClaimedPage, signal: AbortSignal): Promise<void> {
     const ctx = await this.context(page.jobId);
     if (!ctx) return;
-    const { options, scope } = ctx;
+    const { options } = ctx;
     const base = {
       pageId: page.id,
       jobId: page.jobId,
       leaseOwner: this.workerId,
       linkDepth: page.depth + 1,
-      limit: options.limit,
+      // A batch admits no page after its creation.
+      limit: ctx.kind === 'crawl' ? ctx.options.limit : 0,
       retentionMs: this.o.retentionMs,
       links: [] as string[],
     };
 
     let delayMs = 0;
-    if (this.o.robots) {
+    // A batch is scrapes of URLs its client named: like /v1/scrape, it does not read robots.txt.
+    if (this.o.robots && ctx.kind === 'crawl') {
       const rules = await this.o.robots.rulesFor(page.url, options.page.proxy);
       if (!rules.isAllowed(page.url)) {
         if (!(await this.stillHeld(page))) return;
@@ -388,6 +411,16 @@ export class CrawlRunner {
       release();
     }
 
+    if (ctx.kind === 'batch_scrape') {
+      // As a scrape answers it: any HTTP answer is the page's result, its status in metadata.status_code.
+      const data: Record<string, unknown> = { ...result };
+      if (!options.page.formats.includes('links')) delete data.links;
+      if (!(await this.stillHeld(page))) return;
+      await this.whileStoreFails(() =>
+        this.o.store.finishPage({ ...base, now: this.now(), saved: { url: result.url, data } }),
+      );
+      return;
+    }
     const links = await this.discover(result, page, ctx);
     const finalUrl = normalizeUrl(result.metadata.final_url);
     const alias = finalUrl && finalUrl !== page.url ? finalUrl : undefined;
@@ -395,7 +428,7 @@ export class CrawlRunner {
     let kind: Pick<PageOutcome, 'failed' | 'saved' | 'visited'>;
     if (status >= 400) {
       kind = { failed: { error: `The page answered HTTP ${status}`, code: 'HTTP_ERROR' } };
-    } else if (scope.shouldSave(page.url)) {
+    } else if (ctx.scope.shouldSave(page.url)) {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;
       kind = { saved: { url: result.url, data } };
@@ -411,6 +444,21 @@ export class CrawlRunner {
 
   private async fetch(page: ClaimedPage, ctx: JobContext, signal: AbortSignal): Promise<PageResult> {
     const { options, ownerId } = ctx;
+    if (ctx.kind === 'batch_scrape') {
+      // A scrape's run: the page cache within max_age on the first try; redirects followed to any URL, even one
+      // another page of the batch names (each given URL has its own result).
+      const result = await runPage(page.url, options.page, this.o.pipeline, {
+        readCache: page.attempts === 0,
+        signal,
+        job: { ownerId, jobId: page.jobId },
+        browserSessionKey: page.jobId,
+      });
+      const status = result.metadata.status_code;
+      // Tried again while retries are left; then the last answer stands, as a scrape's does.
+      if (isRetryableStatus(status) && options.retry && page.attempts < MAX_PAGE_RETRIES)
+        throw new RetryablePageError(`The page answered HTTP ${status}`);
+      return result;
+    }
     // Discovery needs the links even when the client did not ask, while any could be admitted.
     const formats: Format[] =
       options.page.formats.includes('links') || !this.discovers(page, ctx)
@@ -436,12 +484,12 @@ export class CrawlRunner {
    * Could a link found on this page still be admitted: not at the depth limit, not once the crawl's page limit is
    * reached.
    */
-  private discovers(page: ClaimedPage, ctx: JobContext): boolean {
+  private discovers(page: ClaimedPage, ctx: CrawlContext): boolean {
     return page.depth + 1 <= ctx.options.maxDepth && !ctx.frontierFull;
   }
 
   /** In-scope links of a page, normalized, filtered by scope, depth and robots. */
-  private async discover(result: PageResult, page: ClaimedPage, ctx: JobContext): Promise<string[]> {
+  private async discover(result: PageResult, page: ClaimedPage, ctx: CrawlContext): Promise<string[]> {
     // Asked again after the fetch: another page may have filled the frontier meanwhile.
     if (!this.discovers(page, ctx)) return [];
     const depth = page.depth + 1;

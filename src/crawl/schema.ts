@@ -56,18 +56,26 @@ export const crawlRequestSchema = z
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
 
-/** Everything a crawl runs with, defaults applied; stored with the job so a restart resumes it as it was. */
-export interface CrawlOptions {
-  seed: string;
+/**
+ * What each page of a job on the frontier runs with, defaults applied: a crawl's pages and a batch scrape's
+ * (src/batch/) alike. Stored with the job (`resolved`) so a restart resumes it as it was.
+ */
+export interface PageJobOptions {
   engine: Engine;
+  /** Try a page again on a network error, timeout, engine fault, 429 or 5xx (scrape/retry-policy.ts). */
+  retry: boolean;
+  page: PageOptions;
+}
+
+/** Everything a crawl runs with, defaults applied; stored with the job so a restart resumes it as it was. */
+export interface CrawlOptions extends PageJobOptions {
+  seed: string;
   strategy: Strategy;
   maxDepth: number;
   limit: number;
   includePaths?: string[];
   excludePaths?: string[];
   scrapePaths?: string[];
-  retry: boolean;
-  page: PageOptions;
 }
 
 /**

@@ -1,4 +1,6 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
+// The frontier also carries batch scrapes (jobs of kind `batch_scrape`, src/batch/): their pages are the URLs
+// given, all queued at creation; what differs is their events (scrape.*), chosen here by the job's kind.
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
 import {
@@ -14,10 +16,13 @@ import {
   startJob,
 } from '../jobs/job-store.js';
 import { crawlEvents } from './events.js';
+import { scrapeEvents } from '../scrape/events.js';
+import type { NewEvent } from '../events/outbox.js';
 import type { Dialect } from '../store/database.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 import type { Database, JobTable } from '../store/schema.js';
-import type { CrawlOptions } from './schema.js';
+import type { JobRow } from '../jobs/job-store.js';
+import type { CrawlOptions, PageJobOptions } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -67,6 +72,50 @@ export interface PageRecord {
 }
 
 export type CrawlJob = JobTable;
+
+/** The kinds of job whose pages live on the frontier: crawls, and batch scrapes (their given URLs). */
+export const FRONTIER_KINDS = ['crawl', 'batch_scrape'] as const;
+export type FrontierKind = (typeof FRONTIER_KINDS)[number];
+
+export function isFrontierKind(kind: string): kind is FrontierKind {
+  return (FRONTIER_KINDS as readonly string[]).includes(kind);
+}
+
+/** The options a frontier job was created with, by kind (as stored with its job). */
+export type FrontierJobOptions =
+  | { kind: 'crawl'; resolved: CrawlOptions; ownerId: string }
+  | { kind: 'batch_scrape'; resolved: PageJobOptions; ownerId: string };
+
+type JobEventOf = (job: JobRow) => NewEvent;
+
+/** Each frontier kind's events: a crawl's are crawl.*, a batch scrape's scrape.* (docs/webhooks.md). */
+const KIND_EVENTS: Record<
+  FrontierKind,
+  {
+    started: (job: JobRow, at: string) => NewEvent;
+    completed: JobEventOf;
+    failed: JobEventOf;
+    cancelled: JobEventOf;
+  }
+> = {
+  crawl: {
+    started: (job, at) => crawlEvents['crawl.started'](job, at),
+    completed: crawlEvents['crawl.completed'],
+    failed: crawlEvents['crawl.failed'],
+    cancelled: crawlEvents['crawl.cancelled'],
+  },
+  batch_scrape: {
+    started: (job, at) => scrapeEvents['scrape.started'](job, at),
+    completed: scrapeEvents['scrape.completed'],
+    failed: scrapeEvents['scrape.failed'],
+    cancelled: scrapeEvents['scrape.cancelled'],
+  },
+};
+
+/** The events of the job in `row`; a row of another kind is taken as a crawl's (the frontier held only those). */
+function eventsOf(row: JobRow) {
+  return KIND_EVENTS[isFrontierKind(row.kind) ? row.kind : 'crawl'];
+}
 
 function shuffle<T>(items: T[]): void {
   for (let i = items.length - 1; i > 0; i--) {
@@ -150,15 +199,74 @@ export class CrawlStore {
     });
   }
 
-  async find(ownerId: string, id: string): Promise<CrawlJob | undefined> {
-    return findJob(this.db, ownerId, id, 'crawl');
+  /**
+   * A batch scrape: the job row (kind `batch_scrape`, `url` its first URL), one queued page per URL (normalized,
+   * distinct, in order; depth 0) and scrape.created, in one transaction. Its pages are never added to later.
+   */
+  async createBatch(input: {
+    id: string;
+    ownerId: string;
+    urls: readonly string[];
+    options: PageJobOptions;
+    request: Record<string, unknown>;
+    now: string;
+    retentionMs: number;
+  }): Promise<void> {
+    const { id, ownerId, urls, now } = input;
+    const first = urls[0];
+    if (first === undefined) throw new Error('a batch needs at least one URL');
+    await this.db.transaction().execute(async (trx) => {
+      const facts = { id, owner_id: ownerId, url: first, created_at: now, kind: 'batch_scrape' };
+      await createJob(
+        trx,
+        {
+          id,
+          ownerId,
+          kind: 'batch_scrape',
+          status: 'pending',
+          url: first,
+          options: { request: input.request, resolved: input.options },
+          createdAt: now,
+          expiresAt: addMs(now, input.retentionMs),
+          total: urls.length,
+        },
+        [scrapeEvents['scrape.created'](facts)],
+        this.outbox,
+      );
+      // Chunks keep each insert under SQLite's variable limit; ids follow the given order (claims go by id).
+      for (let i = 0; i < urls.length; i += 500) {
+        await trx
+          .insertInto('crawl_pages')
+          .values(
+            urls.slice(i, i + 500).map((url) => ({
+              job_id: id,
+              url,
+              depth: 0,
+              state: 'queued',
+              attempts: 0,
+              available_at: now,
+              lease_until: null,
+              lease_owner: null,
+              error: null,
+            })),
+          )
+          .execute();
+      }
+    });
   }
 
-  /** The options a crawl was created with (as stored with its job). */
-  async options(jobId: string): Promise<{ resolved: CrawlOptions; ownerId: string } | undefined> {
+  async find(ownerId: string, id: string, kind: FrontierKind = 'crawl'): Promise<CrawlJob | undefined> {
+    return findJob(this.db, ownerId, id, kind);
+  }
+
+  /** The options a crawl or a batch was created with (as stored with its job), with the job's kind. */
+  async options(jobId: string): Promise<FrontierJobOptions | undefined> {
     const row = await jobById(this.db, jobId);
     if (!row) return undefined;
-    return { ...(JSON.parse(row.options) as { resolved: CrawlOptions }), ownerId: row.owner_id };
+    const { resolved } = JSON.parse(row.options) as { resolved: CrawlOptions & PageJobOptions };
+    return row.kind === 'batch_scrape'
+      ? { kind: 'batch_scrape', resolved, ownerId: row.owner_id }
+      : { kind: 'crawl', resolved, ownerId: row.owner_id };
   }
 
   async results(jobId: string, skip: number, pageSize: number): Promise<Array<Record<string, unknown>>> {
@@ -313,7 +421,7 @@ export class CrawlStore {
   }
 
   private async markStarted(trx: Trx, jobId: string, now: string): Promise<void> {
-    await startJob(trx, jobId, now, (job) => crawlEvents['crawl.started'](job, now), this.outbox);
+    await startJob(trx, jobId, now, (job) => eventsOf(job).started(job, now), this.outbox);
   }
 
   /** Gives a page back to the queue for another attempt at `availableAt`. */
@@ -541,47 +649,59 @@ export class CrawlStore {
       expiresAt: addMs(outcome.now, outcome.retentionMs),
       error: status === 'failed' ? reason : null,
     };
-    await endJob(trx, jobId, end, crawlEvents[`crawl.${status}`], this.outbox);
+    await endJob(trx, jobId, end, (job) => eventsOf(job)[status](job), this.outbox);
   }
 
-  /** Cancels a running crawl; queued pages are dropped, pages in flight finish without being saved. */
+  /**
+   * Cancels a running crawl (or batch, with `kind`); queued pages are dropped, pages in flight finish without being
+   * saved.
+   */
   async cancel(
     ownerId: string,
     jobId: string,
     now: string,
     retentionMs: number,
+    kind: FrontierKind = 'crawl',
   ): Promise<'cancelled' | 'finished' | 'missing'> {
     return this.db.transaction().execute(async (trx) => {
-      const job = await lockJob(trx, this.dialect, jobId, { ownerId, kind: 'crawl' });
+      const job = await lockJob(trx, this.dialect, jobId, { ownerId, kind });
       if (!job) return 'missing';
       if (job.status !== 'pending') return 'finished';
       await endJob(
         trx,
         jobId,
         { status: 'cancelled', at: now, expiresAt: addMs(now, retentionMs) },
-        crawlEvents['crawl.cancelled'],
+        KIND_EVENTS[kind].cancelled,
         this.outbox,
       );
+      // Pages a claim is taking right now are left to it (PostgreSQL: SKIP LOCKED): that claim locks its pages, then
+      // this job's row to mark it started, the reverse of this order, so waiting for them here deadlocked. Once
+      // claimed they are in flight, and their outcome is not saved (the job has ended).
+      let queued = trx.selectFrom('crawl_pages').select('id').where('job_id', '=', jobId).where('state', '=', 'queued');
+      if (this.dialect === 'postgres') queued = queued.forUpdate().skipLocked();
       await trx
         .updateTable('crawl_pages')
         .set({ state: 'skipped', error: 'cancelled' })
-        .where('job_id', '=', jobId)
-        .where('state', '=', 'queued')
+        .where('id', 'in', queued)
         .execute();
       return 'cancelled';
     });
   }
 
-  /** Deletes crawls past expires_at with their frontier and results. */
+  /** Deletes crawls and batch scrapes past expires_at with their frontier and results (up to 1000 of each kind). */
   async deleteExpired(now: string): Promise<number> {
-    const ids = await expiredJobIds(this.db, 'crawl', now, 1000);
-    if (ids.length === 0) return 0;
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
-      await deleteScreenshotsOfJobs(trx, ids);
-      await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
-      await deleteJobs(trx, ids);
-    });
-    return ids.length;
+    let deleted = 0;
+    for (const kind of FRONTIER_KINDS) {
+      const ids = await expiredJobIds(this.db, kind, now, 1000);
+      if (ids.length === 0) continue;
+      await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
+        await deleteScreenshotsOfJobs(trx, ids);
+        await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
+        await deleteJobs(trx, ids);
+      });
+      deleted += ids.length;
+    }
+    return deleted;
   }
 }

@@ -51,7 +51,6 @@ export type EventType = (typeof EVENTS)[number]['name'];
  * (docs/webhooks.md says so). A subscription may name them and will receive them once they are.
  */
 export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
-  'scrape.cancelled', // a scrape runs within its request; batch scrape jobs will be cancellable
   'search.created',
   'search.started',
   'search.completed',

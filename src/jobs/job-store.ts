@@ -1,11 +1,11 @@
-// The `jobs` table's one owner: job rows (scrapes, crawls and maps), their counters, and every change of
+// The `jobs` table's one owner: job rows (scrapes, crawls, batch scrapes and maps), their counters, and every change of
 // their state written together with the event that reports it, in the caller's transaction.
 import type { Kysely, Transaction } from 'kysely';
 import { type NewEvent, type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Dialect } from '../store/database.js';
 import type { Database, JobTable } from '../store/schema.js';
 
-export type JobKind = 'scrape' | 'crawl' | 'map';
+export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map';
 export type JobRow = JobTable;
 /** A job's states: pending until it ends, then one of the three ends, never changed again. */
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';
@@ -20,7 +20,7 @@ export interface NewJob {
   createdAt: string;
   startedAt?: string | null;
   expiresAt?: string | null;
-  /** Pages known at creation (a crawl's seed); 0 otherwise. */
+  /** Pages known at creation (a crawl's seed, a batch's URLs); 0 otherwise. */
   total?: number;
 }
 

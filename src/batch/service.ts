@@ -1,0 +1,167 @@
+// Batch scrape operations behind the routes: create, status, results pages, cancel. A batch is a job of kind
+// `batch_scrape` on the crawl's frontier (crawl/store.ts): its pages are the URLs given, run by the crawl worker.
+import { randomUUID } from 'node:crypto';
+import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import type { ValidationIssue } from '../domain/errors.js';
+import { BlockedAddressError, checkHostLiteral } from '../net/address-guard.js';
+import type { Capabilities } from '../scrape/capabilities.js';
+import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import type { Clock } from '../util/time.js';
+import { normalizeUrl } from '../crawl/scope/index.js';
+import { RESULTS_PAGE_SIZE } from '../crawl/service.js';
+import type { CrawlJob, CrawlStore } from '../crawl/store.js';
+import { BATCH_LIMITS, type BatchScrapeRequest, batchRefusals, resolveBatchOptions } from './schema.js';
+
+const KIND = 'batch_scrape';
+
+export interface BatchServiceDeps {
+  store: CrawlStore;
+  clock: Clock;
+  capabilities: Capabilities;
+  retentionMs: number;
+  /** ALLOW_LOCAL_TARGETS: a URL whose host is a private literal is invalid unless it is set. */
+  allowPrivateTargets: boolean;
+  /** Called after a batch is created, so a worker looks for work at once. */
+  onCreated?: () => void;
+}
+
+export interface BatchCreated {
+  job_id: string;
+  status: 'created';
+  total: number;
+  invalid_urls?: string[];
+  message: string;
+}
+
+export interface BatchStatus {
+  job_id: string;
+  status: string;
+  start_time: string;
+  expires_at: string;
+  credits_used: number;
+  total: number;
+  completed: number;
+  failed: number;
+  /** Only on a failed batch: why (the first page failure). */
+  error?: { code: string; message: string };
+}
+
+/** The given URLs sorted: valid ones normalized and distinct in their order, and the issue of each invalid one. */
+export function sortUrls(
+  urls: readonly string[],
+  allowPrivate: boolean,
+): { valid: string[]; invalid: Array<{ index: number; url: string; issue: ValidationIssue }> } {
+  const valid = new Set<string>();
+  const invalid: Array<{ index: number; url: string; issue: ValidationIssue }> = [];
+  urls.forEach((raw, index) => {
+    const field = `urls.${index}`;
+    const url = raw.length <= BATCH_LIMITS.maxUrlLength ? normalizeUrl(raw.trim()) : undefined;
+    if (url === undefined) {
+      const message =
+        raw.length > BATCH_LIMITS.maxUrlLength
+          ? `URLs are at most ${BATCH_LIMITS.maxUrlLength} characters`
+          : 'Must be an absolute http:// or https:// URL';
+      invalid.push({ index, url: raw, issue: { field, code: 'invalid_string', message } });
+      return;
+    }
+    if (!allowPrivate) {
+      // The literal check only: names are looked up when each page is fetched (and checked at connect time).
+      const host = new URL(url).hostname;
+      const literal = checkHostLiteral(host);
+      if (!literal.allowed) {
+        const blocked = new BlockedAddressError(host, literal.address, { reason: literal.reason });
+        invalid.push({ index, url: raw, issue: { field, code: 'custom', message: blocked.message } });
+        return;
+      }
+    }
+    valid.add(url);
+  });
+  return { valid: [...valid], invalid };
+}
+
+export class BatchService {
+  constructor(private readonly deps: BatchServiceDeps) {}
+
+  async create(ownerId: string, request: BatchScrapeRequest): Promise<BatchCreated> {
+    const options = resolveBatchOptions(request);
+    const refused = batchRefusals(request, options, this.deps.capabilities);
+    if (refused.length > 0) throw new CapabilityUnavailableError(refused);
+    const { valid, invalid } = sortUrls(request.urls, this.deps.allowPrivateTargets);
+    // Invalid URLs are a 400 naming each, unless the client lets them go and some URL is left to scrape.
+    if (invalid.length > 0 && (request.ignore_invalid_urls === false || valid.length === 0))
+      throw new InvalidInputError(invalid.map((i) => i.issue));
+    const id = randomUUID();
+    await this.deps.store.createBatch({
+      id,
+      ownerId,
+      urls: valid,
+      options,
+      request: { ...request },
+      now: this.deps.clock().toISOString(),
+      retentionMs: this.deps.retentionMs,
+    });
+    this.deps.onCreated?.();
+    const invalidUrls = [...new Set(invalid.map((i) => i.url))];
+    return {
+      job_id: id,
+      status: 'created',
+      total: valid.length,
+      ...(invalidUrls.length > 0 ? { invalid_urls: invalidUrls } : {}),
+      message: 'Batch scrape job has been queued for processing',
+    };
+  }
+
+  private async job(ownerId: string, id: string): Promise<CrawlJob> {
+    const job = await this.deps.store.find(ownerId, id, KIND);
+    // An expired job is gone even before the sweeper deletes its rows.
+    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString()))
+      throw new NotFoundError('job');
+    return job;
+  }
+
+  async status(ownerId: string, id: string): Promise<BatchStatus> {
+    const job = await this.job(ownerId, id);
+    return {
+      job_id: job.id,
+      status: job.status,
+      start_time: job.created_at,
+      expires_at: job.expires_at ?? '',
+      credits_used: job.credits_used,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+      ...(job.status === 'failed'
+        ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The batch failed' } }
+        : {}),
+    };
+  }
+
+  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    const job = await this.job(ownerId, id);
+    const data = await this.deps.store.results(id, skip, RESULTS_PAGE_SIZE);
+    const nextSkip = skip + data.length;
+    // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
+    const more = data.length === RESULTS_PAGE_SIZE && nextSkip < job.completed;
+    return {
+      success: true,
+      status: job.status,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+      credits_used: job.credits_used,
+      ...(more ? { next: `${baseUrl}/v1/batch/scrape/${id}?skip=${nextSkip}` } : {}),
+      data: data.map((item) =>
+        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
+      ),
+    };
+  }
+
+  async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    await this.job(ownerId, id);
+    const now = this.deps.clock().toISOString();
+    const outcome = await this.deps.store.cancel(ownerId, id, now, this.deps.retentionMs, KIND);
+    if (outcome === 'missing') throw new NotFoundError('job');
+    if (outcome === 'finished') throw new ConflictError('Job already finished', 'Finished jobs cannot be cancelled');
+    return { job_id: id, status: 'cancelled' };
+  }
+}
