@@ -54,9 +54,7 @@ async function failInterruptedMaps(db: Kysely<Database>, now: Date, outbox: Outb
 }
 
 /** Deletes what has expired at `now`, and fails scrapes that were cut off; returns what it changed. */
-export async function sweepOnce(
-  options: Omit<SweeperOptions, 'intervalMs' | 'logger'>,
-): Promise<{
+export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'logger'>): Promise<{
   cacheEntries: number;
   jobs: number;
   crawls: number;
