@@ -1,15 +1,14 @@
 // Batch scrape operations behind the routes: create, status, results pages, cancel. A batch is a job of kind
 // `batch_scrape` on the crawl's frontier (crawl/store.ts): its pages are the URLs given, run by the crawl worker.
 import { randomUUID } from 'node:crypto';
-import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { CapabilityUnavailableError, InvalidInputError } from '../domain/errors.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { BlockedAddressError, checkHostLiteral } from '../net/address-guard.js';
 import type { Capabilities } from '../scrape/capabilities.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
 import { normalizeUrl } from '../crawl/scope/index.js';
-import { RESULTS_PAGE_SIZE } from '../crawl/service.js';
-import type { CrawlJob, CrawlStore } from '../crawl/store.js';
+import { FrontierJobs, type FrontierJobStatus } from '../crawl/frontier-jobs.js';
+import type { CrawlStore } from '../crawl/store.js';
 import { BATCH_LIMITS, type BatchScrapeRequest, batchRefusals, resolveBatchOptions } from './schema.js';
 
 const KIND = 'batch_scrape';
@@ -33,18 +32,8 @@ export interface BatchCreated {
   message: string;
 }
 
-export interface BatchStatus {
-  job_id: string;
-  status: string;
-  start_time: string;
-  expires_at: string;
-  credits_used: number;
-  total: number;
-  completed: number;
-  failed: number;
-  /** Only on a failed batch: why (the first page failure). */
-  error?: { code: string; message: string };
-}
+/** A batch's status: a failed batch's error is its first page failure. */
+export type BatchStatus = FrontierJobStatus;
 
 /** The given URLs sorted: valid ones normalized and distinct in their order, and the issue of each invalid one. */
 export function sortUrls(
@@ -80,7 +69,19 @@ export function sortUrls(
 }
 
 export class BatchService {
-  constructor(private readonly deps: BatchServiceDeps) {}
+  private readonly jobs: FrontierJobs;
+
+  constructor(private readonly deps: BatchServiceDeps) {
+    this.jobs = new FrontierJobs({
+      store: deps.store,
+      clock: deps.clock,
+      retentionMs: deps.retentionMs,
+      kind: KIND,
+      resultsPath: (id) => `/v1/batch/scrape/${id}`,
+      failedMessage: 'The batch failed',
+      resultsCountFailed: true,
+    });
+  }
 
   async create(ownerId: string, request: BatchScrapeRequest): Promise<BatchCreated> {
     const options = resolveBatchOptions(request);
@@ -111,57 +112,15 @@ export class BatchService {
     };
   }
 
-  private async job(ownerId: string, id: string): Promise<CrawlJob> {
-    const job = await this.deps.store.find(ownerId, id, KIND);
-    // An expired job is gone even before the sweeper deletes its rows.
-    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString()))
-      throw new NotFoundError('job');
-    return job;
+  status(ownerId: string, id: string): Promise<BatchStatus> {
+    return this.jobs.status(ownerId, id);
   }
 
-  async status(ownerId: string, id: string): Promise<BatchStatus> {
-    const job = await this.job(ownerId, id);
-    return {
-      job_id: job.id,
-      status: job.status,
-      start_time: job.created_at,
-      expires_at: job.expires_at ?? '',
-      credits_used: job.credits_used,
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      ...(job.status === 'failed'
-        ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The batch failed' } }
-        : {}),
-    };
+  results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    return this.jobs.results(ownerId, id, skip, baseUrl);
   }
 
-  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
-    const job = await this.job(ownerId, id);
-    const data = await this.deps.store.results(id, skip, RESULTS_PAGE_SIZE);
-    const nextSkip = skip + data.length;
-    // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
-    const more = data.length === RESULTS_PAGE_SIZE && nextSkip < job.completed;
-    return {
-      success: true,
-      status: job.status,
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      credits_used: job.credits_used,
-      ...(more ? { next: `${baseUrl}/v1/batch/scrape/${id}?skip=${nextSkip}` } : {}),
-      data: data.map((item) =>
-        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
-      ),
-    };
-  }
-
-  async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    await this.job(ownerId, id);
-    const now = this.deps.clock().toISOString();
-    const outcome = await this.deps.store.cancel(ownerId, id, now, this.deps.retentionMs, KIND);
-    if (outcome === 'missing') throw new NotFoundError('job');
-    if (outcome === 'finished') throw new ConflictError('Job already finished', 'Finished jobs cannot be cancelled');
-    return { job_id: id, status: 'cancelled' };
+  cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    return this.jobs.cancel(ownerId, id);
   }
 }

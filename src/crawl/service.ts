@@ -1,15 +1,15 @@
 // Crawl operations behind the routes: create, status, results pages, cancel.
 import { randomUUID } from 'node:crypto';
-import { CapabilityUnavailableError, ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import { CapabilityUnavailableError, InvalidInputError } from '../domain/errors.js';
 import type { Capabilities } from '../scrape/capabilities.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
 import { refuseBlockedSeed, type TargetGuard } from './seed-guard.js';
-import type { CrawlJob, CrawlStore } from './store.js';
+import { FrontierJobs, type FrontierJobStatus } from './frontier-jobs.js';
+import type { CrawlStore } from './store.js';
 
-export const RESULTS_PAGE_SIZE = 100;
+export { RESULTS_PAGE_SIZE } from './frontier-jobs.js';
 
 export interface CrawlServiceDeps {
   store: CrawlStore;
@@ -22,21 +22,22 @@ export interface CrawlServiceDeps {
   onCreated?: () => void;
 }
 
-export interface CrawlStatus {
-  job_id: string;
-  status: string;
-  start_time: string;
-  expires_at: string;
-  credits_used: number;
-  total: number;
-  completed: number;
-  failed: number;
-  /** Only on a failed crawl: why (an extension of the interface's status object). */
-  error?: { code: string; message: string };
-}
+export type CrawlStatus = FrontierJobStatus;
 
 export class CrawlService {
-  constructor(private readonly deps: CrawlServiceDeps) {}
+  private readonly jobs: FrontierJobs;
+
+  constructor(private readonly deps: CrawlServiceDeps) {
+    this.jobs = new FrontierJobs({
+      store: deps.store,
+      clock: deps.clock,
+      retentionMs: deps.retentionMs,
+      kind: 'crawl',
+      resultsPath: (id) => `/v1/crawl/${id}`,
+      failedMessage: 'The crawl failed',
+      resultsCountFailed: false,
+    });
+  }
 
   async create(
     ownerId: string,
@@ -65,55 +66,15 @@ export class CrawlService {
     return { job_id: id, status: 'created', message: 'Crawl job has been queued for processing' };
   }
 
-  private async job(ownerId: string, id: string): Promise<CrawlJob> {
-    const job = await this.deps.store.find(ownerId, id);
-    // An expired job is gone even before the sweeper deletes its rows.
-    if (!job || (job.expires_at !== null && job.expires_at < this.deps.clock().toISOString()))
-      throw new NotFoundError('job');
-    return job;
+  status(ownerId: string, id: string): Promise<CrawlStatus> {
+    return this.jobs.status(ownerId, id);
   }
 
-  async status(ownerId: string, id: string): Promise<CrawlStatus> {
-    const job = await this.job(ownerId, id);
-    return {
-      job_id: job.id,
-      status: job.status,
-      start_time: job.created_at,
-      expires_at: job.expires_at ?? '',
-      credits_used: job.credits_used,
-      total: job.total,
-      completed: job.completed,
-      failed: job.failed,
-      ...(job.status === 'failed'
-        ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? 'The crawl failed' } }
-        : {}),
-    };
+  results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    return this.jobs.results(ownerId, id, skip, baseUrl);
   }
 
-  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
-    const job = await this.job(ownerId, id);
-    const data = await this.deps.store.results(id, skip, RESULTS_PAGE_SIZE);
-    const nextSkip = skip + data.length;
-    // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
-    const more = data.length === RESULTS_PAGE_SIZE && nextSkip < job.completed;
-    return {
-      success: true,
-      status: job.status,
-      total: job.total,
-      completed: job.completed,
-      credits_used: job.credits_used,
-      ...(more ? { next: `${baseUrl}/v1/crawl/${id}?skip=${nextSkip}` } : {}),
-      data: data.map((item) =>
-        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
-      ),
-    };
-  }
-
-  async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    await this.job(ownerId, id);
-    const outcome = await this.deps.store.cancel(ownerId, id, this.deps.clock().toISOString(), this.deps.retentionMs);
-    if (outcome === 'missing') throw new NotFoundError('job');
-    if (outcome === 'finished') throw new ConflictError('Job already finished', 'Finished jobs cannot be cancelled');
-    return { job_id: id, status: 'cancelled' };
+  cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    return this.jobs.cancel(ownerId, id);
   }
 }

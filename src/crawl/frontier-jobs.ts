@@ -1,0 +1,92 @@
+// What a client reads of a job on the crawl's frontier (a crawl, a batch scrape): its status, its results page by
+// page, and its cancel. One implementation for both kinds, so their answers cannot drift apart.
+import { ConflictError, NotFoundError } from '../domain/errors.js';
+import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import type { Clock } from '../util/time.js';
+import type { CrawlJob, CrawlStore, FrontierKind } from './store.js';
+
+export const RESULTS_PAGE_SIZE = 100;
+
+export interface FrontierJobStatus {
+  job_id: string;
+  status: string;
+  start_time: string;
+  expires_at: string;
+  credits_used: number;
+  total: number;
+  completed: number;
+  failed: number;
+  /** Only on a failed job: why (an extension of the interface's status object). */
+  error?: { code: string; message: string };
+}
+
+export interface FrontierJobsOptions {
+  store: CrawlStore;
+  clock: Clock;
+  retentionMs: number;
+  kind: FrontierKind;
+  /** The results route of a job, after the base URL (`/v1/crawl/<id>`), for `next`. */
+  resultsPath: (id: string) => string;
+  /** Used in a failed job's error when it recorded no message ("The crawl failed"). */
+  failedMessage: string;
+  /** Batch results pages also say how many pages failed (as AnyCrawl's do); crawl ones keep the interface's fields. */
+  resultsCountFailed: boolean;
+}
+
+export class FrontierJobs {
+  constructor(private readonly o: FrontierJobsOptions) {}
+
+  private async job(ownerId: string, id: string): Promise<CrawlJob> {
+    const job = await this.o.store.find(ownerId, id, this.o.kind);
+    // An expired job is gone even before the sweeper deletes its rows.
+    if (!job || (job.expires_at !== null && job.expires_at < this.o.clock().toISOString()))
+      throw new NotFoundError('job');
+    return job;
+  }
+
+  async status(ownerId: string, id: string): Promise<FrontierJobStatus> {
+    const job = await this.job(ownerId, id);
+    return {
+      job_id: job.id,
+      status: job.status,
+      start_time: job.created_at,
+      expires_at: job.expires_at ?? '',
+      credits_used: job.credits_used,
+      total: job.total,
+      completed: job.completed,
+      failed: job.failed,
+      ...(job.status === 'failed'
+        ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? this.o.failedMessage } }
+        : {}),
+    };
+  }
+
+  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    const job = await this.job(ownerId, id);
+    const data = await this.o.store.results(id, skip, RESULTS_PAGE_SIZE);
+    const nextSkip = skip + data.length;
+    // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
+    const more = data.length === RESULTS_PAGE_SIZE && nextSkip < job.completed;
+    return {
+      success: true,
+      status: job.status,
+      total: job.total,
+      completed: job.completed,
+      ...(this.o.resultsCountFailed ? { failed: job.failed } : {}),
+      credits_used: job.credits_used,
+      ...(more ? { next: `${baseUrl}${this.o.resultsPath(id)}?skip=${nextSkip}` } : {}),
+      data: data.map((item) =>
+        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
+      ),
+    };
+  }
+
+  async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    await this.job(ownerId, id);
+    const now = this.o.clock().toISOString();
+    const outcome = await this.o.store.cancel(ownerId, id, now, this.o.retentionMs, this.o.kind);
+    if (outcome === 'missing') throw new NotFoundError('job');
+    if (outcome === 'finished') throw new ConflictError('Job already finished', 'Finished jobs cannot be cancelled');
+    return { job_id: id, status: 'cancelled' };
+  }
+}
