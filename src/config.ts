@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowlistEntry } from './net/proxy-policy.js';
 import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
+import { LLM_DEFAULTS, type LlmSettings } from './scrape/structured/llm/settings.js';
 import { isSchemaName } from './store/postgres.js';
 
 const bool = (fallback: boolean) =>
@@ -165,10 +166,10 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
-  LLM_TIMEOUT_MS: int(60_000, 1000, 3_600_000),
-  LLM_MAX_RETRIES: int(2, 0, 10),
-  LLM_CONCURRENCY: int(4, 1, 1000),
-  LLM_MAX_INPUT_CHARS: int(100_000, 1000, 10_000_000),
+  LLM_TIMEOUT_MS: int(LLM_DEFAULTS.timeoutMs, 1000, 3_600_000),
+  LLM_MAX_RETRIES: int(LLM_DEFAULTS.maxRetries, 0, 10),
+  LLM_CONCURRENCY: int(LLM_DEFAULTS.concurrency, 1, 1000),
+  LLM_MAX_INPUT_CHARS: int(LLM_DEFAULTS.maxInputChars, 1000, 10_000_000),
   STRUCTURED_REQUIRE_MODEL: bool(false),
 });
 
@@ -241,20 +242,10 @@ export type Config = {
   shutdownTimeoutMs: number;
   createInitialKey: boolean;
   /** The OpenAI-compatible model behind `json` and `summary` (docs/structured.md); absent: the built-in rules. */
-  llm: LlmConfig | undefined;
+  llm: LlmSettings | undefined;
   /** Refuse `json` and `summary` (400) when no model is configured, instead of answering from rules. */
   structuredRequireModel: boolean;
 };
-
-export interface LlmConfig {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  timeoutMs: number;
-  maxRetries: number;
-  concurrency: number;
-  maxInputChars: number;
-}
 
 export class ConfigError extends Error {}
 
