@@ -122,7 +122,7 @@ export function extractPage(input: ExtractInput): ExtractResult {
     if (formats.includes('links')) result.links = extractLinks(page, base);
     if (work?.json) facts = guarded(result, 'json', () => readPageFacts(page, base));
   } catch {
-    if (work?.json || work?.summary) result.structuredFailed = [work.json ? 'json' : 'summary'];
+    markStructuredFailed(result, work);
     return result;
   }
 
@@ -132,15 +132,11 @@ export function extractPage(input: ExtractInput): ExtractResult {
   const wantsMarkdown = formats.includes('markdown') || work?.summary === true || model?.kind === 'markdown';
   if (!wantsHtml && !wantsText && !wantsMarkdown && !work?.json) return result;
   try {
-    const root = contentRoot(page, html, input, result.metadata.title);
-    promoteLazyImages(root);
-    absolutizeTree(root, base);
+    const root = readyRoot(page, html, input, result.metadata.title, base);
     const content = work?.json && facts ? guarded(result, 'json', () => readContentFacts(root)) : undefined;
     // The markdown conversion collapses whitespace in the tree: in place when nothing reads it after.
     const markdown = wantsMarkdown ? toMarkdown(root, !wantsHtml && !wantsText) : undefined;
-    const cleanHtml = wantsHtml
-      ? render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim()
-      : undefined;
+    const cleanHtml = wantsHtml ? cleanHtmlOf(root) : undefined;
     if (formats.includes('markdown')) result.markdown = markdown;
     if (formats.includes('html')) result.html = cleanHtml;
     if (wantsText) result.text = toText(root);
@@ -164,10 +160,19 @@ export function extractPage(input: ExtractInput): ExtractResult {
     }
   } catch {
     // Keep the empty strings set by emptyResult for the formats not produced.
-    if (work?.json && result.json === undefined) (result.structuredFailed ??= []).push('json');
-    if (work?.summary && result.summary === undefined) (result.structuredFailed ??= []).push('summary');
+    markStructuredFailed(result, work);
   }
   return result;
+}
+
+function markFailed(result: ExtractResult, format: 'json' | 'summary'): void {
+  if (!result.structuredFailed?.includes(format)) (result.structuredFailed ??= []).push(format);
+}
+
+/** The structured formats asked for and not produced are failed. */
+function markStructuredFailed(result: ExtractResult, work: StructuredWork | undefined): void {
+  if (work?.json && result.json === undefined) markFailed(result, 'json');
+  if (work?.summary && result.summary === undefined) markFailed(result, 'summary');
 }
 
 /** Runs one structured step; a failure marks the format failed and leaves the rest of the page alone. */
@@ -175,9 +180,21 @@ function guarded<T>(result: ExtractResult, format: 'json' | 'summary', step: () 
   try {
     return step();
   } catch {
-    if (!result.structuredFailed?.includes(format)) (result.structuredFailed ??= []).push(format);
+    markFailed(result, format);
     return undefined;
   }
+}
+
+/** The content root, its lazy images promoted and its links and sources made absolute. */
+function readyRoot(page: Page, html: string, input: ExtractInput, title: string, base: string | undefined): Element {
+  const root = contentRoot(page, html, input, title);
+  promoteLazyImages(root);
+  absolutizeTree(root, base);
+  return root;
+}
+
+function cleanHtmlOf(root: Element): string {
+  return render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim();
 }
 
 /** The main content alone, from a fresh parse (the caller's tree is the whole page). */
@@ -188,13 +205,8 @@ function mainContentFirst(
   base: string | undefined,
   kind: 'markdown' | 'html',
 ): string {
-  const page = parsePage(html);
-  const root = contentRoot(page, html, { ...input, onlyMainContent: true }, title);
-  promoteLazyImages(root);
-  absolutizeTree(root, base);
-  return kind === 'html'
-    ? render(root.children, { encodeEntities: 'utf8', emptyAttrs: true }).trim()
-    : toMarkdown(root, true);
+  const root = readyRoot(parsePage(html), html, { ...input, onlyMainContent: true }, title, base);
+  return kind === 'html' ? cleanHtmlOf(root) : toMarkdown(root, true);
 }
 
 function contentRoot(page: Page, html: string, input: ExtractInput, title: string): Element {
