@@ -137,37 +137,44 @@ async function fromModel(
     url: page.url,
     ...(page.language !== undefined ? { language: page.language } : {}),
   };
+  /** One format's model call: its answer, or its error code; usage and truncation counted either way. */
+  const settle = async <A extends { usage: TokenUsage; truncated: boolean }>(
+    call: Promise<A>,
+    onAnswer: (answer: A) => void,
+    onError: (error: StructuredError) => void,
+  ): Promise<void> => {
+    try {
+      const answer = await call;
+      addUsage(usage, answer.usage);
+      truncated ||= answer.truncated;
+      onAnswer(answer);
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      if (error instanceof LlmError) addUsage(usage, error.usage);
+      onError(modelError(error));
+    }
+  };
   const calls: Array<Promise<void>> = [];
   if (json !== undefined) {
     calls.push(
-      llm.extractJson({ ...input, request: json }, signal).then(
-        (answer) => {
-          addUsage(usage, answer.usage);
-          truncated ||= answer.truncated;
-          outcome.json = answer.json;
-        },
-        (error: unknown) => {
-          if (isAbort(error)) throw error;
-          if (error instanceof LlmError) addUsage(usage, error.usage);
+      settle(
+        llm.extractJson({ ...input, request: json }, signal),
+        (answer) => (outcome.json = answer.json),
+        (error) => {
           outcome.json = null;
-          outcome.metadata.json_error = modelError(error);
+          outcome.metadata.json_error = error;
         },
       ),
     );
   }
   if (options.formats.includes('summary')) {
     calls.push(
-      llm.summarize(input, signal).then(
-        (answer) => {
-          addUsage(usage, answer.usage);
-          truncated ||= answer.truncated;
-          outcome.summary = answer.summary;
-        },
-        (error: unknown) => {
-          if (isAbort(error)) throw error;
-          if (error instanceof LlmError) addUsage(usage, error.usage);
+      settle(
+        llm.summarize(input, signal),
+        (answer) => (outcome.summary = answer.summary),
+        (error) => {
           outcome.summary = null;
-          outcome.metadata.summary_error = modelError(error);
+          outcome.metadata.summary_error = error;
         },
       ),
     );
