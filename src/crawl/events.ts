@@ -1,6 +1,8 @@
 // The crawl.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
 import {
+  type JobCancelledPayload,
+  jobCancelled,
   endedAt,
   type JobFacts,
   jobCreated,
@@ -17,10 +19,7 @@ export type CrawlEndedPayload = { job_id: string; status: 'completed' | 'failed'
     created_at: string;
     completed_at: string;
   };
-export type CrawlCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & {
-    created_at: string;
-    cancelled_at: string;
-  };
+export type CrawlCancelledPayload = JobCancelledPayload;
 
 function ended<Status extends 'completed' | 'failed'>(
   status: Status,
@@ -45,15 +44,5 @@ export const crawlEvents = {
   /** From the row as it ended (its counters, error and finished_at). */
   'crawl.completed': (job: JobRow) => ended('completed', job),
   'crawl.failed': (job: JobRow) => ended('failed', job),
-  'crawl.cancelled': (job: JobRow): DomainEvent<'crawl.cancelled', CrawlCancelledPayload> => {
-    const at = endedAt(job);
-    return jobEvent('crawl.cancelled', job, at, {
-      job_id: job.id,
-      status: 'cancelled',
-      url: job.url,
-      ...totalsOf(job),
-      created_at: job.created_at,
-      cancelled_at: at,
-    });
-  },
+  'crawl.cancelled': (job: JobRow) => jobCancelled('crawl', job),
 };

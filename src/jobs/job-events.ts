@@ -1,4 +1,4 @@
-// Payloads every kind of job shares (created, started), built from the job's row.
+// Payloads every kind of job shares (created, started, completed, cancelled), built from the job's row.
 import type { DomainEvent } from '../events/domain-event.js';
 import type { JobKind, JobRow } from './job-store.js';
 
@@ -59,4 +59,45 @@ export function totalsOf(job: JobRow): JobTotals {
 /** When an ended job ended (its finished_at; updated_at for a row written before it was set). */
 export function endedAt(job: JobRow): string {
   return job.finished_at ?? job.updated_at;
+}
+
+export type JobCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & {
+    created_at: string;
+    completed_at: string;
+  };
+export type JobCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & {
+    created_at: string;
+    cancelled_at: string;
+  };
+
+/** A job that completed, from its row as it ended (its counters and finished_at). */
+export function jobCompleted<Kind extends JobKind>(
+  kind: Kind,
+  job: JobRow,
+): DomainEvent<`${Kind}.completed`, JobCompletedPayload> {
+  const at = endedAt(job);
+  return jobEvent(`${kind}.completed`, job, at, {
+    job_id: job.id,
+    status: 'completed',
+    url: job.url,
+    ...totalsOf(job),
+    created_at: job.created_at,
+    completed_at: at,
+  });
+}
+
+/** A job its owner cancelled, from its row as it ended. */
+export function jobCancelled<Kind extends JobKind>(
+  kind: Kind,
+  job: JobRow,
+): DomainEvent<`${Kind}.cancelled`, JobCancelledPayload> {
+  const at = endedAt(job);
+  return jobEvent(`${kind}.cancelled`, job, at, {
+    job_id: job.id,
+    status: 'cancelled',
+    url: job.url,
+    ...totalsOf(job),
+    created_at: job.created_at,
+    cancelled_at: at,
+  });
 }

@@ -1,21 +1,18 @@
 // The map.* events: one constructor per type, each payload's shape declared once (docs/webhooks.md lists them).
 import type { DomainEvent } from '../events/domain-event.js';
 import {
+  type JobCompletedPayload,
+  jobCompleted,
   endedAt,
   type JobFacts,
   jobCreated,
   jobEvent,
   jobStarted,
-  type JobTotals,
-  totalsOf,
 } from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
 /** `total` is the number of links found; `failed` the sources (sitemaps, the start page) that could not be read. */
-export type MapCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & {
-    created_at: string;
-    completed_at: string;
-  };
+export type MapCompletedPayload = JobCompletedPayload;
 export type MapFailedPayload = {
   job_id: string;
   status: 'failed';
@@ -32,17 +29,7 @@ export const mapEvents = {
   'map.created': (job: JobFacts) => jobCreated('map', job),
   'map.started': (job: JobFacts, startedAt: string) => jobStarted('map', job, startedAt),
   /** From the row as it ended. */
-  'map.completed': (job: JobRow): DomainEvent<'map.completed', MapCompletedPayload> => {
-    const at = endedAt(job);
-    return jobEvent('map.completed', job, at, {
-      job_id: job.id,
-      status: 'completed',
-      url: job.url,
-      ...totalsOf(job),
-      created_at: job.created_at,
-      completed_at: at,
-    });
-  },
+  'map.completed': (job: JobRow) => jobCompleted('map', job),
   /** From the row as it ended; its error is the one the end wrote. */
   'map.failed': (job: JobRow): DomainEvent<'map.failed', MapFailedPayload> => {
     const at = endedAt(job);

@@ -3,6 +3,10 @@
 // payloads say so with `batch: true`.
 import type { DomainEvent } from '../events/domain-event.js';
 import {
+  type JobCompletedPayload,
+  type JobCancelledPayload,
+  jobCompleted,
+  jobCancelled,
   endedAt,
   type JobCreatedPayload,
   type JobFacts,
@@ -11,7 +15,6 @@ import {
   jobStarted,
   type JobStartedPayload,
   type JobTotals,
-  totalsOf,
 } from '../jobs/job-events.js';
 import type { JobRow } from '../jobs/job-store.js';
 
@@ -21,10 +24,7 @@ export type ScrapeJobFacts = JobFacts & { kind?: string };
 /** Present, as `true`, only in the events of a batch scrape job. */
 export type BatchMark = { batch?: true };
 
-export type ScrapeCompletedPayload = { job_id: string; status: 'completed'; url: string } & JobTotals & {
-    created_at: string;
-    completed_at: string;
-  } & BatchMark;
+export type ScrapeCompletedPayload = JobCompletedPayload & BatchMark;
 export type ScrapeFailedPayload = {
   job_id: string;
   status: 'failed';
@@ -37,10 +37,7 @@ export type ScrapeFailedPayload = {
 } & BatchMark &
   // A batch's counters (its pages known, saved, failed); a single scrape's are implied (one page, failed).
   Partial<Pick<JobTotals, 'total' | 'completed' | 'failed'>>;
-export type ScrapeCancelledPayload = { job_id: string; status: 'cancelled'; url: string } & JobTotals & {
-    created_at: string;
-    cancelled_at: string;
-  } & BatchMark;
+export type ScrapeCancelledPayload = JobCancelledPayload & BatchMark;
 
 function isBatch(job: { kind?: string }): boolean {
   return job.kind === 'batch_scrape';
@@ -64,16 +61,8 @@ export const scrapeEvents = {
   },
   /** From the row as it ended. */
   'scrape.completed': (job: JobRow): DomainEvent<'scrape.completed', ScrapeCompletedPayload> => {
-    const at = endedAt(job);
-    return jobEvent('scrape.completed', job, at, {
-      job_id: job.id,
-      status: 'completed',
-      url: job.url,
-      ...totalsOf(job),
-      created_at: job.created_at,
-      completed_at: at,
-      ...batchMark(job),
-    });
+    const event = jobCompleted('scrape', job);
+    return { ...event, payload: { ...event.payload, ...batchMark(job) } };
   },
   /** From the row as it ended; its error is the one the end wrote. */
   'scrape.failed': (job: JobRow): DomainEvent<'scrape.failed', ScrapeFailedPayload> => {
@@ -92,15 +81,7 @@ export const scrapeEvents = {
   },
   /** A batch scrape cancelled by its owner (a single scrape runs within its request and cannot be). */
   'scrape.cancelled': (job: JobRow): DomainEvent<'scrape.cancelled', ScrapeCancelledPayload> => {
-    const at = endedAt(job);
-    return jobEvent('scrape.cancelled', job, at, {
-      job_id: job.id,
-      status: 'cancelled',
-      url: job.url,
-      ...totalsOf(job),
-      created_at: job.created_at,
-      cancelled_at: at,
-      ...batchMark(job),
-    });
+    const event = jobCancelled('scrape', job);
+    return { ...event, payload: { ...event.payload, ...batchMark(job) } };
   },
 };
