@@ -112,6 +112,28 @@ const KIND_EVENTS: Record<
   },
 };
 
+/** A new frontier page row: unleased, available from `now`, never tried. */
+function newPage(
+  jobId: string,
+  url: string,
+  depth: number,
+  state: 'queued' | 'skipped',
+  now: string,
+  error: string | null,
+) {
+  return {
+    job_id: jobId,
+    url,
+    depth,
+    state,
+    attempts: 0,
+    available_at: now,
+    lease_until: null,
+    lease_owner: null,
+    error,
+  };
+}
+
 /** The events of the job in `row`; a row of another kind is taken as a crawl's (the frontier held only those). */
 function eventsOf(row: JobRow) {
   return KIND_EVENTS[isFrontierKind(row.kind) ? row.kind : 'crawl'];
@@ -184,17 +206,7 @@ export class CrawlStore {
       );
       await trx
         .insertInto('crawl_pages')
-        .values({
-          job_id: id,
-          url: options.seed,
-          depth: 0,
-          state: 'queued',
-          attempts: 0,
-          available_at: now,
-          lease_until: null,
-          lease_owner: null,
-          error: null,
-        })
+        .values(newPage(id, options.seed, 0, 'queued', now, null))
         .execute();
     });
   }
@@ -237,19 +249,7 @@ export class CrawlStore {
       for (let i = 0; i < urls.length; i += 500) {
         await trx
           .insertInto('crawl_pages')
-          .values(
-            urls.slice(i, i + 500).map((url) => ({
-              job_id: id,
-              url,
-              depth: 0,
-              state: 'queued',
-              attempts: 0,
-              available_at: now,
-              lease_until: null,
-              lease_owner: null,
-              error: null,
-            })),
-          )
+          .values(urls.slice(i, i + 500).map((url) => newPage(id, url, 0, 'queued', now, null)))
           .execute();
       }
     });
@@ -530,17 +530,7 @@ export class CrawlStore {
   async claimAlias(jobId: string, url: string, now: string): Promise<boolean> {
     const result = await this.db
       .insertInto('crawl_pages')
-      .values({
-        job_id: jobId,
-        url,
-        depth: 0,
-        state: 'skipped',
-        attempts: 0,
-        available_at: now,
-        lease_until: null,
-        lease_owner: null,
-        error: 'alias',
-      })
+      .values(newPage(jobId, url, 0, 'skipped', now, 'alias'))
       .onConflict((oc) => oc.columns(['job_id', 'url']).doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -558,17 +548,7 @@ export class CrawlStore {
       // Not counted in `total`: it is the same page under another address, not another visit.
       await trx
         .insertInto('crawl_pages')
-        .values({
-          job_id: jobId,
-          url,
-          depth: 0,
-          state: 'skipped',
-          attempts: 0,
-          available_at: now,
-          lease_until: null,
-          lease_owner: null,
-          error: 'alias',
-        })
+        .values(newPage(jobId, url, 0, 'skipped', now, 'alias'))
         .execute();
     } else if (existing.state === 'queued') {
       await trx
@@ -607,19 +587,7 @@ export class CrawlStore {
       const chunk = fresh.slice(i, i + 200);
       await trx
         .insertInto('crawl_pages')
-        .values(
-          chunk.map((url) => ({
-            job_id: jobId,
-            url,
-            depth,
-            state: 'queued',
-            attempts: 0,
-            available_at: now,
-            lease_until: null,
-            lease_owner: null,
-            error: null,
-          })),
-        )
+        .values(chunk.map((url) => newPage(jobId, url, depth, 'queued', now, null)))
         .execute();
     }
     return fresh.length;
