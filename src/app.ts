@@ -167,6 +167,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       retryBaseMs: config.crawlRetryBaseMs,
       pipeline,
       outbox,
+      searchIndex: config.searchIndex,
     });
     const crawlStore = new CrawlStore(db.kysely, db.dialect, outbox);
     // One robots.txt cache for the crawls (when they honour it) and the maps (which read its Sitemap lines).
@@ -189,6 +190,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           leaseMs: config.crawlLeaseMs,
           retentionMs: config.jobRetentionMs,
           retryBaseMs: config.crawlRetryBaseMs,
+          searchIndex: config.searchIndex,
         })
       : undefined;
     const crawl = new CrawlService({

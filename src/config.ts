@@ -171,6 +171,10 @@ const envSchema = z.object({
   LLM_CONCURRENCY: int(LLM_DEFAULTS.concurrency, 1, 1000),
   LLM_MAX_INPUT_CHARS: int(LLM_DEFAULTS.maxInputChars, 1000, 10_000_000),
   STRUCTURED_REQUIRE_MODEL: bool(false),
+  SEARCH_INDEX: bool(true),
+  SEARXNG_URL: optionalUrl(['http:', 'https:']),
+  SEARXNG_TIMEOUT_MS: int(10_000, 100, 600_000),
+  SEARCH_SCRAPE_CONCURRENCY: int(5, 1, 100),
 });
 
 export type Config = {
@@ -245,12 +249,27 @@ export type Config = {
   llm: LlmSettings | undefined;
   /** Refuse `json` and `summary` (400) when no model is configured, instead of answering from rules. */
   structuredRequireModel: boolean;
+  /** Saved pages go into their key's search index, the `index` engine of /v1/search (docs/search.md). */
+  searchIndex: boolean;
+  /** A SearXNG instance's base URL: the `searxng` engine; absent, that engine is not offered. */
+  searxngUrl: string | undefined;
+  /** How long one search may wait for SearXNG, all its result pages together. */
+  searxngTimeoutMs: number;
+  /** Results of one search scraped at once (with scrape_options). */
+  searchScrapeConcurrency: number;
 };
 
 export class ConfigError extends Error {}
 
 /** Settings whose values an error message never repeats. */
-const SECRET_SETTINGS = new Set(['API_KEYS', 'DATABASE_URL', 'OUTBOUND_PROXY', 'LLM_API_KEY', 'LLM_BASE_URL']);
+const SECRET_SETTINGS = new Set([
+  'API_KEYS',
+  'DATABASE_URL',
+  'OUTBOUND_PROXY',
+  'LLM_API_KEY',
+  'LLM_BASE_URL',
+  'SEARXNG_URL',
+]);
 
 /** Reads the settings; a bad value throws a ConfigError that names the setting. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -343,5 +362,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     structuredRequireModel: e.STRUCTURED_REQUIRE_MODEL,
+    searchIndex: e.SEARCH_INDEX,
+    searxngUrl: e.SEARXNG_URL,
+    searxngTimeoutMs: e.SEARXNG_TIMEOUT_MS,
+    searchScrapeConcurrency: e.SEARCH_SCRAPE_CONCURRENCY,
   };
 }

@@ -7,7 +7,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BrowserError } from '../browser/types.js';
 import { ExtractError } from '../scrape/extractor.js';
 import { FetchError } from '../fetch/index.js';
-import { type PageResult, type PipelineDeps, runPage } from '../scrape/pipeline.js';
+import { type IndexedPageResult, type PageResult, type PipelineDeps, runPageForIndex } from '../scrape/pipeline.js';
+import type { SearchablePage } from '../search/index-store.js';
+import { searchableOf } from '../search/searchable.js';
 import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from '../scrape/retry-policy.js';
 import type { Format } from '../scrape/schema.js';
 import type { Clock } from '../util/time.js';
@@ -40,6 +42,8 @@ export interface CrawlRunnerOptions {
   pollMs?: number;
   /** Base of the retry backoff (attempt n waits base * 2^(n-1)). */
   retryBaseMs?: number;
+  /** Saved pages go into the key's search index (SEARCH_INDEX); off when absent. */
+  searchIndex?: boolean;
 }
 
 interface CrawlContext {
@@ -371,9 +375,12 @@ export class CrawlRunner {
 
     const host = new URL(page.url).host;
     let result: PageResult;
+    let search: SearchablePage | undefined;
     const release = await this.hosts.acquire(host, delayMs);
     try {
-      result = await this.fetch(page, ctx, signal);
+      const fetched = await this.fetch(page, ctx, signal);
+      result = fetched.page;
+      search = searchableOf(fetched);
     } catch (error) {
       // The store failed under the page (its cache write, a redirect's claim): run() gives it back.
       if (classifyStoreError(error) !== undefined) throw error;
@@ -416,9 +423,8 @@ export class CrawlRunner {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;
       if (!(await this.stillHeld(page))) return;
-      await this.whileStoreFails(() =>
-        this.o.store.finishPage({ ...base, now: this.now(), saved: { url: result.url, data } }),
-      );
+      const saved = { url: result.url, data, ...(search ? { search } : {}) };
+      await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), saved }));
       return;
     }
     const links = await this.discover(result, page, ctx);
@@ -431,7 +437,7 @@ export class CrawlRunner {
     } else if (ctx.scope.shouldSave(page.url)) {
       const data: Record<string, unknown> = { ...result };
       if (!options.page.formats.includes('links')) delete data.links;
-      kind = { saved: { url: result.url, data } };
+      kind = { saved: { url: result.url, data, ...(search ? { search } : {}) } };
     } else {
       kind = { visited: true };
     }
@@ -442,22 +448,24 @@ export class CrawlRunner {
     if (record.room !== undefined && record.room <= 0) ctx.frontierFull = true;
   }
 
-  private async fetch(page: ClaimedPage, ctx: JobContext, signal: AbortSignal): Promise<PageResult> {
+  private async fetch(page: ClaimedPage, ctx: JobContext, signal: AbortSignal): Promise<IndexedPageResult> {
     const { options, ownerId } = ctx;
+    const index = this.o.searchIndex === true;
     if (ctx.kind === 'batch_scrape') {
       // A scrape's run: the page cache within max_age on the first try; redirects followed to any URL, even one
       // another page of the batch names (each given URL has its own result).
-      const result = await runPage(page.url, options.page, this.o.pipeline, {
+      const run = {
         readCache: page.attempts === 0,
         signal,
         job: { ownerId, jobId: page.jobId },
         browserSessionKey: page.jobId,
-      });
-      const status = result.metadata.status_code;
+      };
+      const fetched = await runPageForIndex(page.url, options.page, this.o.pipeline, run, index);
+      const status = fetched.page.metadata.status_code;
       // Tried again while retries are left; then the last answer stands, as a scrape's does.
       if (isRetryableStatus(status) && options.retry && page.attempts < MAX_PAGE_RETRIES)
         throw new RetryablePageError(`The page answered HTTP ${status}`);
-      return result;
+      return fetched;
     }
     // Discovery needs the links even when the client did not ask, while any could be admitted.
     const formats: Format[] =
@@ -468,16 +476,17 @@ export class CrawlRunner {
       const url = normalizeUrl(next);
       return url === undefined || url === page.url || this.o.store.claimAlias(page.jobId, url, this.now());
     };
-    const result = await runPage(page.url, { ...options.page, formats }, this.o.pipeline, {
+    const run = {
       readCache: false,
       signal,
       onRedirect,
       job: { ownerId, jobId: page.jobId },
       browserSessionKey: page.jobId,
-    });
-    const status = result.metadata.status_code;
+    };
+    const fetched = await runPageForIndex(page.url, { ...options.page, formats }, this.o.pipeline, run, index);
+    const status = fetched.page.metadata.status_code;
     if (isRetryableStatus(status)) throw new RetryablePageError(`The page answered HTTP ${status}`);
-    return result;
+    return fetched;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
 // The frontier also carries batch scrapes (jobs of kind `batch_scrape`, src/batch/): their pages are the URLs
 // given, all queued at creation; what differs is their events (scrape.*), chosen here by the job's kind.
+import { deleteIndexedPagesOfJobs, indexPage, type SearchablePage } from '../search/index-store.js';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
 import {
@@ -42,8 +43,11 @@ export interface PageOutcome {
   /** The worker that holds the page's lease: a worker that lost its lease records nothing. */
   leaseOwner: string;
   jobId: string;
-  /** Saved content (the result item), when the page passed scrape_paths and succeeded. */
-  saved?: { url: string; data: Record<string, unknown> };
+  /**
+   * Saved content (the result item), when the page passed scrape_paths and succeeded; `search`, when the page is to
+   * be indexed for the key's searches (docs/search.md), its title, text and language.
+   */
+  saved?: { url: string; data: Record<string, unknown>; search?: SearchablePage };
   /** The page was fetched and extracted, but only visited (scrape_paths did not match). */
   visited?: boolean;
   /**
@@ -482,6 +486,14 @@ export class CrawlStore {
             created_at: outcome.now,
           })
           .execute();
+        const search = outcome.saved.search;
+        if (search)
+          await indexPage(trx, {
+            ...search,
+            ownerId: job.owner_id,
+            jobId: outcome.jobId,
+            indexedAt: outcome.now,
+          });
       }
       if (outcome.alias) await this.markAlias(trx, outcome.jobId, outcome.alias, outcome.now);
       const admitted = await this.admitLinks(
@@ -664,6 +676,7 @@ export class CrawlStore {
       if (ids.length === 0) continue;
       await this.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('crawl_results').where('job_id', 'in', ids).execute();
+        await deleteIndexedPagesOfJobs(trx, ids);
         await deleteScreenshotsOfJobs(trx, ids);
         await trx.deleteFrom('crawl_pages').where('job_id', 'in', ids).execute();
         await deleteJobs(trx, ids);

@@ -11,6 +11,7 @@ import { failInterruptedMap, INTERRUPTED_MAP_MS } from '../map/interrupted.js';
 import { failInterruptedScrape, INTERRUPTED_SCRAPE_MS } from '../scrape/interrupted.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
+import { deleteIndexedPagesOfJobs } from '../search/index-store.js';
 
 export interface SweeperOptions {
   db: Kysely<Database>;
@@ -74,6 +75,7 @@ export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'lo
       if (expired.length === 0) break;
       jobs += await options.db.transaction().execute(async (trx) => {
         await deleteScreenshotsOfJobs(trx, expired);
+        await deleteIndexedPagesOfJobs(trx, expired);
         return deleteJobs(trx, expired);
       });
       if (expired.length < EXPIRED_BATCH) break;

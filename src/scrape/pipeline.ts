@@ -17,7 +17,7 @@ import {
 import type { ScreenshotStore } from '../screenshots/store.js';
 import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
-import type { ContentFormat, ExtractResult, StructuredWork } from './extract/index.js';
+import { type ContentFormat, type ExtractResult, SEARCH_TEXT_MAX_CHARS, type StructuredWork } from './extract/index.js';
 import { summarizeText } from './structured/rules/summary.js';
 import { completeStructured, nullsFor, type StructuredDeps, structuredWork } from './structured/page-formats.js';
 import type { Extractor } from './extractor.js';
@@ -331,7 +331,28 @@ export async function runPage(
   deps: PipelineDeps,
   run: PageRunOptions,
 ): Promise<PageResult> {
+  return (await runPageForIndex(url, options, deps, run, false)).page;
+}
+
+/** A page and, for the search index, the plain text of its content (absent when it was not asked for). */
+export interface IndexedPageResult {
+  page: PageResult;
+  searchText?: string;
+}
+
+/**
+ * runPage, also giving the text the search index keeps of the page when `withSearchText` (kept out of the result,
+ * which goes to clients as it is).
+ */
+export async function runPageForIndex(
+  url: string,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+  withSearchText: boolean,
+): Promise<IndexedPageResult> {
   const { page, hit, screenshot } = await obtainPage(url, options, deps, run);
+  let searchText: string | undefined;
   const wanted = options.formats.filter((f): f is ContentFormat & Format => CONTENT_FORMATS.has(f));
   const metadataBase = {
     status_code: page.statusCode,
@@ -361,9 +382,11 @@ export async function runPage(
         excludeTags: options.excludeTags,
         formats: wanted,
         ...(work ? { structured: work } : {}),
+        ...(withSearchText ? { searchText: true } : {}),
       },
       run.signal,
     );
+    searchText = extracted.searchText;
     structuredInput = extracted;
     result.title = extracted.metadata.title;
     result.metadata = { ...extracted.metadata, ...metadataBase };
@@ -378,6 +401,7 @@ export async function runPage(
     if (wanted.includes('text')) result.text = text;
     if (wanted.includes('html')) result.html = `<pre>${escapeHtml(text)}</pre>`;
     if (wanted.includes('links')) result.links = [];
+    if (withSearchText) searchText = text.slice(0, SEARCH_TEXT_MAX_CHARS);
     structuredInput = structuredOfText(text, work);
   }
   const structured = await completeStructured(
@@ -406,5 +430,5 @@ export async function runPage(
     });
     result.screenshot = stored.path;
   }
-  return result;
+  return searchText === undefined ? { page: result } : { page: result, searchText };
 }

@@ -15,7 +15,9 @@ import { ExtractError } from './extractor.js';
 import { FetchError } from '../fetch/index.js';
 import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
 import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
-import { type PageResult, type PipelineDeps, runPage } from './pipeline.js';
+import { type IndexedPageResult, type PageResult, type PipelineDeps, runPageForIndex } from './pipeline.js';
+import { indexPage } from '../search/index-store.js';
+import { searchableOf } from '../search/searchable.js';
 import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from './retry-policy.js';
 import { type PageOptions, type ScrapeRequest, resolvePageOptions } from './schema.js';
 
@@ -31,6 +33,8 @@ export interface ScrapeServiceDeps {
   retryBaseMs: number;
   /** The app's outbox signal, given with every event recorded. */
   outbox: OutboxSignal;
+  /** Scraped pages go into the key's search index (SEARCH_INDEX); off when absent. */
+  searchIndex?: boolean;
 }
 
 export interface ScrapeSuccess extends PageResult {
@@ -53,12 +57,13 @@ export class ScrapeService {
     retry: boolean,
     signal: AbortSignal | undefined,
     job: { ownerId: string; jobId: string },
-  ): Promise<PageResult> {
+  ): Promise<IndexedPageResult> {
     for (let retries = 0; ; retries++) {
       const mayRetry = retry && retries < MAX_PAGE_RETRIES;
       try {
-        const page = await runPage(url, options, this.deps.pipeline, { readCache: retries === 0, signal, job });
-        if (!mayRetry || !isRetryableStatus(page.metadata.status_code)) return page;
+        const run = { readCache: retries === 0, signal, job };
+        const page = await runPageForIndex(url, options, this.deps.pipeline, run, this.deps.searchIndex === true);
+        if (!mayRetry || !isRetryableStatus(page.page.metadata.status_code)) return page;
       } catch (error) {
         const known = error instanceof FetchError || error instanceof BrowserError || error instanceof ExtractError;
         if (!mayRetry || !known || !RETRYABLE_CODES.has(error.code)) throw error;
@@ -103,9 +108,9 @@ export class ScrapeService {
       this.deps.outbox,
     );
 
-    let page: PageResult;
+    let outcome: IndexedPageResult;
     try {
-      page = await this.runWithRetries(url, options, request.retry === true, signal, { ownerId, jobId });
+      outcome = await this.runWithRetries(url, options, request.retry === true, signal, { ownerId, jobId });
     } catch (error) {
       // The store failing under the page (a full disk, an outage) is not the page's failure: the
       // answer is the store's 507/503, and the job is marked failed if the store still takes it.
@@ -131,6 +136,9 @@ export class ScrapeService {
     }
 
     const finishedAt = iso(clock());
+    const search = searchableOf(outcome);
+    if (search)
+      await db.transaction().execute((trx) => indexPage(trx, { ...search, ownerId, jobId, indexedAt: finishedAt }));
     await endJobAlone(
       db,
       jobId,
@@ -138,7 +146,7 @@ export class ScrapeService {
       scrapeEvents['scrape.completed'],
       this.deps.outbox,
     );
-    return { job_id: jobId, jobId, status: 'completed', ...page };
+    return { job_id: jobId, jobId, status: 'completed', ...outcome.page };
   }
 }
 

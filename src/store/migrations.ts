@@ -366,6 +366,57 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('jobs').addColumn('error_code', 'text').execute();
     },
   },
+  '0009_search_index': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = isSqlite(db);
+      // The embedded search engine's documents (docs/search.md): one row per (key, URL), the page's title and the
+      // first SEARCH_INDEX_MAX_CHARS of its content's text. url_hash finds a URL's earlier row to replace (URLs are
+      // too long for a b-tree key in PostgreSQL).
+      await db.schema
+        .createTable('search_documents')
+        .addColumn('id', sqlite ? 'integer' : 'bigint', (c) =>
+          sqlite ? c.primaryKey().autoIncrement() : c.primaryKey().generatedAlwaysAsIdentity(),
+        )
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('url_hash', 'text', (c) => c.notNull())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('language', 'text')
+        .addColumn('indexed_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('search_documents_job').on('search_documents').column('job_id').execute();
+      await db.schema
+        .createIndex('search_documents_owner_url')
+        .on('search_documents')
+        .columns(['owner_id', 'url_hash'])
+        .execute();
+      if (sqlite) {
+        // An external-content FTS5 table: the text is stored once (in search_documents), the index beside it, kept in
+        // step by triggers. unicode61 folds case and diacritics; no stemming, so every language is treated alike.
+        await sql`create virtual table search_fts using fts5(title, body, content='search_documents', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(
+          db,
+        );
+        await sql`create trigger search_documents_ai after insert on search_documents begin
+          insert into search_fts(rowid, title, body) values (new.id, new.title, new.body);
+        end`.execute(db);
+        await sql`create trigger search_documents_ad after delete on search_documents begin
+          insert into search_fts(search_fts, rowid, title, body) values ('delete', old.id, old.title, old.body);
+        end`.execute(db);
+        // A title term weighs five body terms.
+        await sql`insert into search_fts(search_fts, rank) values ('rank', 'bm25(5.0, 1.0)')`.execute(db);
+      } else {
+        // The 'simple' configuration (lower case, no stemming, no stop words) as SQLite's tokenizer does; the title
+        // is weighted A, the body B.
+        await sql`alter table search_documents add column tsv tsvector generated always as (setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B')) stored`.execute(
+          db,
+        );
+        await sql`create index search_documents_tsv on search_documents using gin (tsv)`.execute(db);
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -209,6 +209,21 @@ export interface Database {
   scheduled_tasks: ScheduledTaskTable;
   task_executions: TaskExecutionTable;
   screenshots: ScreenshotTable;
+  search_documents: SearchDocumentTable;
+}
+
+/** The embedded search engine's documents; PostgreSQL adds a generated `tsv` column that code never writes. */
+export interface SearchDocumentTable {
+  id: Generated<number>;
+  owner_id: string;
+  job_id: string;
+  url: string;
+  url_hash: string;
+  host: string;
+  title: string;
+  body: string;
+  language: string | null;
+  indexed_at: string;
 }
 
 export interface ScreenshotTable {

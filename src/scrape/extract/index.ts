@@ -33,7 +33,12 @@ export interface ExtractInput {
   formats: ReadonlyArray<ContentFormat>;
   /** The structured formats' share of the work, done here because it reads the page tree (docs/structured.md). */
   structured?: StructuredWork;
+  /** Also give the content's plain text for the search index (ExtractResult.searchText), whatever the formats. */
+  searchText?: boolean;
 }
+
+/** Characters of searchText handed back at most: the index keeps fewer (SEARCH_INDEX_MAX_CHARS) after collapsing. */
+export const SEARCH_TEXT_MAX_CHARS = 40_000;
 
 export interface StructuredWork {
   /** Rules path (no model): fill this request from what the page states. */
@@ -65,6 +70,8 @@ export interface ExtractResult {
   modelContent?: string;
   /** Structured formats the rules could not produce on this page (a bug or a pathological page). */
   structuredFailed?: Array<'json' | 'summary'>;
+  /** With ExtractInput.searchText: the text of the same content as `text`, cut at SEARCH_TEXT_MAX_CHARS. */
+  searchText?: string;
 }
 
 /** Lazy-loading markup keeps the real image in data-* attributes; promote it so the image survives conversion. */
@@ -130,16 +137,20 @@ export function extractPage(input: ExtractInput): ExtractResult {
   const wantsHtml = formats.includes('html') || model?.kind === 'html';
   const wantsText = formats.includes('text');
   const wantsMarkdown = formats.includes('markdown') || work?.summary === true || model?.kind === 'markdown';
-  if (!wantsHtml && !wantsText && !wantsMarkdown && !work?.json) return result;
+  const wantsSearch = input.searchText === true;
+  if (!wantsHtml && !wantsText && !wantsMarkdown && !wantsSearch && !work?.json) return result;
   try {
     const root = readyRoot(page, html, input, result.metadata.title, base);
     const content = work?.json && facts ? guarded(result, 'json', () => readContentFacts(root)) : undefined;
-    // The markdown conversion collapses whitespace in the tree: in place when nothing reads it after.
-    const markdown = wantsMarkdown ? toMarkdown(root, !wantsHtml && !wantsText) : undefined;
+    // The text is read first: the markdown conversion collapses whitespace in the tree, in place when nothing
+    // reads the tree after it.
+    const text = wantsText || wantsSearch ? toText(root) : undefined;
+    const markdown = wantsMarkdown ? toMarkdown(root, !wantsHtml) : undefined;
     const cleanHtml = wantsHtml ? cleanHtmlOf(root) : undefined;
     if (formats.includes('markdown')) result.markdown = markdown;
     if (formats.includes('html')) result.html = cleanHtml;
-    if (wantsText) result.text = toText(root);
+    if (wantsText) result.text = text;
+    if (wantsSearch && text !== undefined) result.searchText = text.slice(0, SEARCH_TEXT_MAX_CHARS);
     if (work?.json && facts && content) {
       const request = work.json;
       const filled = guarded(result, 'json', () => fillFromFacts(request, facts, content, result.metadata));
