@@ -24,6 +24,13 @@ import { CrawlStore } from './crawl/store.js';
 import { batchRoutes } from './batch/routes.js';
 import { BatchService } from './batch/service.js';
 import { mapRoutes } from './map/routes.js';
+import type { SearchEngine } from './search/engine.js';
+import { createIndexEngine } from './search/index-engine.js';
+import { SearchIndex } from './search/index-store.js';
+import { searchRoutes } from './search/routes.js';
+import { SearchService } from './search/service.js';
+import { INTERRUPTED_SEARCH_MS } from './search/interrupted.js';
+import { INTERRUPTED_SCRAPE_MS } from './scrape/interrupted.js';
 import { MapService } from './map/service.js';
 import { DeliveryStore } from './webhooks/delivery-store.js';
 import { webhookIdsOfTasks } from './tasks/task-store.js';
@@ -221,6 +228,21 @@ export async function createApp(options: AppOptions): Promise<App> {
       retentionMs: config.jobRetentionMs,
       outbox,
     });
+    // The index engine is offered whenever pages are indexed; SearXNG when configured, and then it is the default.
+    const searchEngines: SearchEngine[] = [];
+    if (config.searchIndex) searchEngines.push(createIndexEngine(new SearchIndex(db.kysely, db.dialect), clock));
+    const search = new SearchService({
+      db: db.kysely,
+      engines: searchEngines,
+      pipeline,
+      capabilities,
+      clock,
+      logger,
+      retentionMs: config.jobRetentionMs,
+      outbox,
+      scrapeConcurrency: config.searchScrapeConcurrency,
+      searchIndex: config.searchIndex,
+    });
     const subscriptions = new SubscriptionStore(db.kysely);
     const deliveries = new DeliveryStore(db.kysely, db.dialect, webhookIdsOfTasks);
     const dispatcher = roles.worker
@@ -259,6 +281,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       crawls: crawlStore,
       capabilities,
       targets: { allowPrivate: config.allowLocalTargets },
+      searchRefusals: (request) => search.refusals(request),
       retentionMs: config.jobRetentionMs,
       onChange: () => scheduler?.notify(),
       outbox,
@@ -270,9 +293,11 @@ export async function createApp(options: AppOptions): Promise<App> {
           logger,
           scrape,
           crawl,
+          search,
           graceMs: config.schedulerGraceMs,
           tickMs: config.schedulerTickMs,
-          staleScrapeMs: 10 * 60_000,
+          staleScrapeMs: INTERRUPTED_SCRAPE_MS,
+          staleSearchMs: INTERRUPTED_SEARCH_MS,
           outbox,
         })
       : undefined;
@@ -293,6 +318,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         crawlRoutes(crawl, config.publicUrl),
         batchRoutes(batch, config.publicUrl),
         mapRoutes(map),
+        searchRoutes(search, config.publicUrl),
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),
         taskRoutes(tasks),

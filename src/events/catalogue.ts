@@ -51,10 +51,6 @@ export type EventType = (typeof EVENTS)[number]['name'];
  * (docs/webhooks.md says so). A subscription may name them and will receive them once they are.
  */
 export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
-  'search.created',
-  'search.started',
-  'search.completed',
-  'search.failed',
   'monitor.check.completed',
   'monitor.changed',
   'monitor.price.changed',

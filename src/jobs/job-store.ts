@@ -5,7 +5,7 @@ import { type NewEvent, type OutboxSignal, recordEvent } from '../events/outbox.
 import type { Dialect } from '../store/database.js';
 import type { Database, JobTable } from '../store/schema.js';
 
-export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map';
+export type JobKind = 'scrape' | 'crawl' | 'batch_scrape' | 'map' | 'search';
 export type JobRow = JobTable;
 /** A job's states: pending until it ends, then one of the three ends, never changed again. */
 export type JobEndStatus = 'completed' | 'failed' | 'cancelled';

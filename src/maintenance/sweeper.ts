@@ -9,6 +9,7 @@ import type { OutboxSignal } from '../events/outbox.js';
 import { deleteJobs, expiredJobIds, pendingJobsCreatedBefore } from '../jobs/job-store.js';
 import { failInterruptedMap, INTERRUPTED_MAP_MS } from '../map/interrupted.js';
 import { failInterruptedScrape, INTERRUPTED_SCRAPE_MS } from '../scrape/interrupted.js';
+import { failInterruptedSearch, INTERRUPTED_SEARCH_MS } from '../search/interrupted.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
 import { deleteIndexedPagesOfJobs } from '../search/index-store.js';
@@ -25,7 +26,7 @@ export interface SweeperOptions {
   outbox?: OutboxSignal;
 }
 
-/** Expired scrapes and maps deleted per transaction. */
+/** Expired scrapes, maps and searches deleted per transaction. */
 const EXPIRED_BATCH = 500;
 
 /** Marks scrapes that can no longer end as failed, each with its scrape.failed event. */
@@ -54,6 +55,21 @@ async function failInterruptedMaps(db: Kysely<Database>, now: Date, outbox: Outb
   return failed;
 }
 
+/** The same for searches, each with its search.failed event. */
+async function failInterruptedSearches(
+  db: Kysely<Database>,
+  now: Date,
+  outbox: OutboxSignal | undefined,
+): Promise<number> {
+  const before = new Date(now.getTime() - INTERRUPTED_SEARCH_MS).toISOString();
+  const stale = await pendingJobsCreatedBefore(db, 'search', before, 500);
+  let failed = 0;
+  for (const job of stale) {
+    if (await failInterruptedSearch(db, job.id, now.toISOString(), outbox)) failed += 1;
+  }
+  return failed;
+}
+
 /** Deletes what has expired at `now`, and fails scrapes that were cut off; returns what it changed. */
 export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'logger'>): Promise<{
   cacheEntries: number;
@@ -61,15 +77,17 @@ export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'lo
   crawls: number;
   interruptedScrapes: number;
   interruptedMaps: number;
+  interruptedSearches: number;
 }> {
   const now = options.clock();
   const interruptedScrapes = await failInterruptedScrapes(options.db, now, options.outbox);
   const interruptedMaps = await failInterruptedMaps(options.db, now, options.outbox);
+  const interruptedSearches = await failInterruptedSearches(options.db, now, options.outbox);
   const cacheEntries = await options.cache.sweep(new Date(now.getTime() - options.cacheTtlMs));
   const crawls = await options.crawls.deleteExpired(now.toISOString());
   let jobs = 0;
   // In batches (a bounded IN list), until none is left.
-  for (const kind of ['scrape', 'map'] as const) {
+  for (const kind of ['scrape', 'map', 'search'] as const) {
     for (;;) {
       const expired = await expiredJobIds(options.db, kind, now.toISOString(), EXPIRED_BATCH);
       if (expired.length === 0) break;
@@ -81,7 +99,7 @@ export async function sweepOnce(options: Omit<SweeperOptions, 'intervalMs' | 'lo
       if (expired.length < EXPIRED_BATCH) break;
     }
   }
-  return { cacheEntries, jobs, crawls, interruptedScrapes, interruptedMaps };
+  return { cacheEntries, jobs, crawls, interruptedScrapes, interruptedMaps, interruptedSearches };
 }
 
 /** Runs sweepOnce every interval; never throws, and stop() waits for a sweep in progress. */
@@ -92,7 +110,12 @@ export function startSweeper(options: SweeperOptions): { stop(): Promise<void> }
     running = sweepOnce(options)
       .then((removed) => {
         if (
-          removed.cacheEntries + removed.jobs + removed.crawls + removed.interruptedScrapes + removed.interruptedMaps >
+          removed.cacheEntries +
+            removed.jobs +
+            removed.crawls +
+            removed.interruptedScrapes +
+            removed.interruptedMaps +
+            removed.interruptedSearches >
           0
         )
           options.logger.info(removed, 'swept expired data');

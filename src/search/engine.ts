@@ -1,4 +1,5 @@
 // What every search engine answers to: the query as the service understood it, and hits in rank order.
+import type { ValidationIssue } from '../domain/errors.js';
 
 export const SEARCH_SOURCES = ['web', 'images', 'news'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
@@ -52,6 +53,8 @@ export class SearchEngineError extends Error {
 
 export interface SearchEngine {
   readonly name: string;
+  /** What this engine cannot do with the query, checked before a job is made (400s); absent: it takes any. */
+  check?(query: SearchQuery): ValidationIssue[];
   /** Hits offset..offset+limit of the query, in rank order; throws SearchEngineError when the engine fails. */
   search(ownerId: string, query: SearchQuery, signal?: AbortSignal): Promise<SearchHit[]>;
 }

@@ -5,6 +5,7 @@ import { blockedTarget, type TargetGuard } from '../crawl/seed-guard.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { type Capabilities, unsupportedOptions } from '../scrape/capabilities.js';
 import { resolvePageOptions, type ScrapeRequest } from '../scrape/schema.js';
+import type { SearchRequest } from '../search/schema.js';
 import type { TaskType } from './schema.js';
 
 /**
@@ -18,7 +19,14 @@ export function payloadRefusals(
   type: TaskType,
   payload: Record<string, unknown>,
   caps: Capabilities,
+  searchRefusals: (request: SearchRequest) => ValidationIssue[],
 ): ValidationIssue[] {
+  if (type === 'search') {
+    return searchRefusals(payload as SearchRequest).map((issue) => ({
+      ...issue,
+      field: `task_payload.${issue.field}`,
+    }));
+  }
   if (type === 'scrape') {
     return unsupportedOptions(resolvePageOptions(payload as ScrapeRequest), caps, 'task_payload');
   }

@@ -1,5 +1,8 @@
 // The scheduler: fires due occurrences exactly once (claimed by task id + scheduled time), runs their
 // jobs through the same services as the API, and ends executions when their jobs end; never throws.
+import type { SearchService } from '../search/service.js';
+import type { SearchRequest } from '../search/schema.js';
+import { failInterruptedSearch } from '../search/interrupted.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -38,11 +41,14 @@ export interface SchedulerOptions {
   logger: FastifyBaseLogger;
   scrape: ScrapeService;
   crawl: CrawlService;
+  search: SearchService;
   /** A run missed by more than this while the service was down is skipped. */
   graceMs: number;
   tickMs: number;
   /** A scrape job still pending this long after it started was interrupted (its process died). */
   staleScrapeMs: number;
+  /** The same for a search job (its scrapes take longer). */
+  staleSearchMs: number;
   /** The app's outbox signal, given with every event recorded. */
   outbox: OutboxSignal;
 }
@@ -251,6 +257,18 @@ export class Scheduler {
       await this.reconcile(this.o.clock());
       return;
     }
+    if (task.task_type === 'search') {
+      // As a scrape: the job's id is known before it runs, its end is read back by reconcile().
+      const jobId = randomUUID();
+      await this.store.setExecutionJob(execution.id, jobId);
+      try {
+        await this.o.search.search(task.owner_id, payload as SearchRequest, undefined, { jobId });
+      } catch (error) {
+        if (!(await jobById(this.o.db, jobId))) throw error;
+      }
+      await this.reconcile(this.o.clock());
+      return;
+    }
     if (task.task_type === 'crawl') {
       const { url, engine, options } = payload as {
         url: string;
@@ -265,11 +283,7 @@ export class Scheduler {
       await this.store.setExecutionJob(execution.id, created.job_id);
       return;
     }
-    throw new Error(
-      task.task_type === 'search'
-        ? 'Search tasks cannot run yet: the search operation is not available'
-        : 'Template tasks cannot run yet: templates are not available',
-    );
+    throw new Error('Template tasks cannot run yet: templates are not available');
   }
 
   /**
@@ -295,9 +309,15 @@ export class Scheduler {
   private async reconcileWithJob(executionId: string, job: JobRow, now: Date): Promise<void> {
     let ended = job;
     if (job.status === 'pending') {
-      if (job.kind !== 'scrape' || now.getTime() - Date.parse(job.created_at) <= this.o.staleScrapeMs) return;
-      // Cut off (its process died, or the store failed under its last write): ended as the sweeper would.
-      await failInterruptedScrape(this.o.db, job.id, now.toISOString(), this.o.outbox);
+      // Crawls end on their own (their pages are leased); a scrape or a search runs in its process and can be cut off.
+      const age = now.getTime() - Date.parse(job.created_at);
+      if (job.kind === 'scrape') {
+        if (age <= this.o.staleScrapeMs) return;
+        await failInterruptedScrape(this.o.db, job.id, now.toISOString(), this.o.outbox);
+      } else if (job.kind === 'search') {
+        if (age <= this.o.staleSearchMs) return;
+        await failInterruptedSearch(this.o.db, job.id, now.toISOString(), this.o.outbox);
+      } else return;
       ended = (await jobById(this.o.db, job.id)) ?? job;
       if (ended.status === 'pending') return;
     }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { crawlRequestSchema, DEFAULT_CRAWL_LIMIT } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
+import { searchRequestSchema } from '../search/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { toValidationIssues } from '../domain/zod-issues.js';
 import { isValidTimeZone, validateCron } from './cron/index.js';
@@ -23,14 +24,9 @@ export const payloadSchemas: Record<TaskType, z.ZodType> = {
     engine: z.enum(ENGINES).optional(),
     options: crawlRequestSchema.omit({ url: true, engine: true }).optional(),
   }),
-  search: z.strictObject({
-    query: z.string().min(1).max(2000),
-    engine: z.string().max(50).optional(),
-    limit: z.number().int().min(1).max(100).optional(),
-    country: z.string().max(10).optional(),
-    lang: z.string().max(10).optional(),
-    timeRange: z.string().max(20).optional(),
-  }),
+  // A search request as POST /v1/search takes it (the contract's query, engine, limit, country, lang, timeRange and the
+  // rest of AnyCrawl's fields).
+  search: searchRequestSchema,
   template: z.strictObject({
     template_id: z.string().min(1).max(255),
     url: httpUrl.optional(),

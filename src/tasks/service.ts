@@ -18,6 +18,7 @@ import { nextRun } from './cron/index.js';
 import type { Capabilities } from '../scrape/capabilities.js';
 import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
 import type { TargetGuard } from '../crawl/seed-guard.js';
+import type { SearchRequest } from '../search/schema.js';
 import {
   type CreateTaskBody,
   minCreditsRequired,
@@ -38,6 +39,8 @@ export interface TaskServiceDeps {
   capabilities: Capabilities;
   /** The address guard's settings: a payload URL it refuses is refused when the task is saved. */
   targets: TargetGuard;
+  /** What a search would refuse in a search task's payload (an engine not offered…), found when it is saved. */
+  searchRefusals: (request: SearchRequest) => ValidationIssue[];
   retentionMs: number;
   onChange?: () => void;
   /** The app's outbox signal, given with every event recorded. */
@@ -75,7 +78,7 @@ export class TaskService {
   private async checkPayload(type: TaskType, payload: Record<string, unknown>): Promise<void> {
     const issues = payloadIssues(type, payload);
     if (issues.length > 0) throw new InvalidInputError(issues);
-    const refused = payloadRefusals(type, payload, this.deps.capabilities);
+    const refused = payloadRefusals(type, payload, this.deps.capabilities, this.deps.searchRefusals);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const blocked = await payloadTargetRefusals(payload, this.deps.targets);
     if (blocked.length > 0) throw new InvalidInputError(blocked);

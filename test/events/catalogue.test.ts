@@ -46,7 +46,14 @@ describe('event catalogue and constructors', () => {
       eventModules()
         .map((f) => relative(SRC, f))
         .sort(),
-      ['crawl/events.ts', 'map/events.ts', 'scrape/events.ts', 'tasks/events.ts', 'webhooks/events.ts'],
+      [
+        'crawl/events.ts',
+        'map/events.ts',
+        'scrape/events.ts',
+        'search/events.ts',
+        'tasks/events.ts',
+        'webhooks/events.ts',
+      ],
     );
   });
 

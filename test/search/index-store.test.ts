@@ -210,19 +210,17 @@ for (const make of allDatabases()) {
     });
 
     it('holds a URL once per key: a later save replaces the earlier one', async () => {
-      await db.kysely
-        .transaction()
-        .execute((trx) =>
-          indexPage(
-            trx,
-            page({
-              url: 'https://blog.example/tea',
-              title: 'Black tea',
-              text: 'Assam and Darjeeling.',
-              jobId: 'job-9',
-            }),
-          ),
-        );
+      await db.kysely.transaction().execute((trx) =>
+        indexPage(
+          trx,
+          page({
+            url: 'https://blog.example/tea',
+            title: 'Black tea',
+            text: 'Assam and Darjeeling.',
+            jobId: 'job-9',
+          }),
+        ),
+      );
       assert.deepEqual(await search('green'), []);
       const hits = await search('darjeeling');
       assert.equal(hits.length, 1);
@@ -231,19 +229,17 @@ for (const make of allDatabases()) {
 
     it('keeps the first SEARCH_INDEX_MAX_CHARS characters of a page', async () => {
       const filler = 'lorem '.repeat(Math.ceil(SEARCH_INDEX_MAX_CHARS / 6));
-      await db.kysely
-        .transaction()
-        .execute((trx) =>
-          indexPage(
-            trx,
-            page({
-              url: 'https://long.example/',
-              title: 'Long',
-              text: `zebrafront ${filler} zebratail`,
-              jobId: 'job-long',
-            }),
-          ),
-        );
+      await db.kysely.transaction().execute((trx) =>
+        indexPage(
+          trx,
+          page({
+            url: 'https://long.example/',
+            title: 'Long',
+            text: `zebrafront ${filler} zebratail`,
+            jobId: 'job-long',
+          }),
+        ),
+      );
       assert.equal((await search('zebrafront')).length, 1);
       assert.equal((await search('zebratail')).length, 0);
     });

@@ -171,7 +171,7 @@ describe('scheduled tasks', () => {
   });
 
   it('fails executions of task types that cannot run yet, and pauses the task after 5 failures in a row', async () => {
-    const id = await create({ task_type: 'search', task_payload: { query: 'news' } });
+    const id = await create({ task_type: 'template', task_payload: { template_id: 'tpl-1', query: 'news' } });
     for (let i = 0; i < 6; i++) {
       advance(60_000);
       await tick();
@@ -179,7 +179,7 @@ describe('scheduled tasks', () => {
     }
     const list = await settle(id, 5);
     assert.equal(list.length, 5, 'the 6th occurrence finds the task paused');
-    assert.ok(list.every((e) => e.status === 'failed' && /search/i.test(String(e.error_message))));
+    assert.ok(list.every((e) => e.status === 'failed' && /template/i.test(String(e.error_message))));
     const detail = await task(id);
     assert.equal(detail.is_paused, true);
     assert.match(detail.pause_reason, /5 consecutive failed/);
