@@ -26,6 +26,7 @@ import { BatchService } from './batch/service.js';
 import { mapRoutes } from './map/routes.js';
 import type { SearchEngine } from './search/engine.js';
 import { createIndexEngine } from './search/index-engine.js';
+import { createSearxngEngine } from './search/searxng.js';
 import { SearchIndex } from './search/index-store.js';
 import { searchRoutes } from './search/routes.js';
 import { SearchService } from './search/service.js';
@@ -230,6 +231,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     // The index engine is offered whenever pages are indexed; SearXNG when configured, and then it is the default.
     const searchEngines: SearchEngine[] = [];
+    const searxng = config.searxngUrl
+      ? createSearxngEngine({
+          baseUrl: config.searxngUrl,
+          timeoutMs: config.searxngTimeoutMs,
+          userAgent: config.userAgent,
+        })
+      : undefined;
+    if (searxng) searchEngines.push(searxng);
     if (config.searchIndex) searchEngines.push(createIndexEngine(new SearchIndex(db.kysely, db.dialect), clock));
     const search = new SearchService({
       db: db.kysely,
@@ -360,6 +369,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await closeWebhookAgents();
         await sweeper?.stop();
         await closeDispatchers();
+        await searxng?.close();
         await browserPool.close();
         await extractor.close();
         await db.close();
