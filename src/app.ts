@@ -27,7 +27,7 @@ import { mapRoutes } from './map/routes.js';
 import type { SearchEngine } from './search/engine.js';
 import { createIndexEngine } from './search/index-engine.js';
 import { createSearxngEngine } from './search/searxng.js';
-import { SearchIndex } from './search/index-store.js';
+import { SearchIndex } from './search-index/index-store.js';
 import { searchRoutes } from './search/routes.js';
 import { SearchService } from './search/service.js';
 import { INTERRUPTED_SEARCH_MS } from './search/interrupted.js';

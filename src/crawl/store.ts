@@ -1,7 +1,7 @@
 // Crawl state in the store: jobs, the frontier (crawl_pages) and saved results, each change in one transaction.
 // The frontier also carries batch scrapes (jobs of kind `batch_scrape`, src/batch/): their pages are the URLs
 // given, all queued at creation; what differs is their events (scrape.*), chosen here by the job's kind.
-import { deleteIndexedPagesOfJobs, indexPage, type SearchablePage } from '../search/index-store.js';
+import { deleteIndexedPagesOfJobs, indexPage, type SearchablePage } from '../search-index/index-store.js';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { OutboxSignal } from '../events/outbox.js';
 import {

@@ -12,7 +12,7 @@ import { failInterruptedScrape, INTERRUPTED_SCRAPE_MS } from '../scrape/interrup
 import { failInterruptedSearch, INTERRUPTED_SEARCH_MS } from '../search/interrupted.js';
 import { classifyStoreError } from '../store/store-errors.js';
 import { deleteScreenshotsOfJobs } from '../screenshots/store.js';
-import { deleteIndexedPagesOfJobs } from '../search/index-store.js';
+import { deleteIndexedPagesOfJobs } from '../search-index/index-store.js';
 
 export interface SweeperOptions {
   db: Kysely<Database>;

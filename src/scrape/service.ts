@@ -16,8 +16,8 @@ import { FetchError } from '../fetch/index.js';
 import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
 import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
 import { type IndexedPageResult, type PageResult, type PipelineDeps, runPageForIndex } from './pipeline.js';
-import { indexPage } from '../search/index-store.js';
-import { searchableOf } from '../search/searchable.js';
+import { indexPage } from '../search-index/index-store.js';
+import { searchableOf } from './searchable.js';
 import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from './retry-policy.js';
 import { type PageOptions, type ScrapeRequest, resolvePageOptions } from './schema.js';
 

@@ -2,8 +2,8 @@
 import type { ValidationIssue } from '../domain/errors.js';
 import type { Clock } from '../util/time.js';
 import type { SearchEngine, SearchHit, SearchQuery, TimeRange } from './engine.js';
-import type { SearchIndex } from './index-store.js';
-import { parseQuery } from './query-terms.js';
+import type { SearchIndex } from '../search-index/index-store.js';
+import { parseQuery } from '../search-index/query-terms.js';
 
 const RANGE_MS: Record<TimeRange, number> = {
   day: 24 * 3600_000,

@@ -16,8 +16,8 @@ import { type PageResult, type PipelineDeps, runPageForIndex } from '../scrape/p
 import { MAX_TIMEOUT_MS, type PageOptions, resolvePageOptions } from '../scrape/schema.js';
 import { SearchEngineError, type SearchEngine, type SearchHit } from './engine.js';
 import { searchEvents } from './events.js';
-import { indexPage } from './index-store.js';
-import { searchableOf } from './searchable.js';
+import { indexPage } from '../search-index/index-store.js';
+import { searchableOf } from '../scrape/searchable.js';
 import { type SearchRequest, type SearchScrapeOptions, searchQueryOf } from './schema.js';
 
 export interface SearchServiceDeps {

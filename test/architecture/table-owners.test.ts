@@ -23,7 +23,7 @@ const OWNERS: Record<keyof Database, string> = {
   webhook_subscriptions: 'webhooks/subscription-store.ts',
   webhook_deliveries: 'webhooks/delivery-store.ts',
   webhook_attempts: 'webhooks/delivery-store.ts',
-  search_documents: 'search/index-store.ts',
+  search_documents: 'search-index/index-store.ts',
 };
 
 /** Files that may write SQL text of their own: the schema's migrations and the connection probes. */
@@ -32,7 +32,7 @@ const RAW_SQL_ALLOWED = new Set([
   'store/postgres.ts',
   'app.ts',
   'crawl/store.ts',
-  'search/index-store.ts',
+  'search-index/index-store.ts',
 ]);
 
 function sources(): Array<{ file: string; text: string }> {

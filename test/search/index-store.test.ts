@@ -10,8 +10,8 @@ import {
   SEARCH_INDEX_MAX_CHARS,
   SearchIndex,
   type IndexablePage,
-} from '../../src/search/index-store.js';
-import { parseQuery } from '../../src/search/query-terms.js';
+} from '../../src/search-index/index-store.js';
+import { parseQuery } from '../../src/search-index/query-terms.js';
 import { allDatabases, type TestDatabase } from '../helpers/databases.js';
 
 const OWNER = 'owner-a';

@@ -1,6 +1,6 @@
 // What the index keeps of a page the pipeline produced: only pages that answered (HTTP < 400) with some text.
-import type { IndexedPageResult } from '../scrape/pipeline.js';
-import type { SearchablePage } from './index-store.js';
+import type { IndexedPageResult } from './pipeline.js';
+import type { SearchablePage } from '../search-index/index-store.js';
 
 export function searchableOf(run: IndexedPageResult): SearchablePage | undefined {
   const { page, searchText } = run;
