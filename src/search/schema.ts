@@ -27,6 +27,11 @@ export const searchScrapeOptionsSchema = z.strictObject({
   ...pageOptionsShape,
 });
 
+const safeSearchLevel = z
+  .union([z.literal(0), z.literal(1), z.literal(2)])
+  .nullable()
+  .optional();
+
 export const searchRequestSchema = z
   .strictObject({
     query: z.string().trim().min(1).max(SEARCH_LIMITS.maxQueryChars),
@@ -42,10 +47,9 @@ export const searchRequestSchema = z
       .optional(),
     timeRange: z.enum(TIME_RANGES).optional(),
     sources: z.enum(SEARCH_SOURCES).optional(),
-    safe_search: z
-      .union([z.literal(0), z.literal(1), z.literal(2)])
-      .nullable()
-      .optional(),
+    safe_search: safeSearchLevel,
+    /** The name AnyCrawl's published SDK (0.0.3) sends for safe_search; safe_search wins when both are given. */
+    safeSearch: safeSearchLevel,
     scrape_options: searchScrapeOptionsSchema.optional(),
     template_id: z.string().min(1).max(255).optional(),
     variables: z.record(z.string(), z.unknown()).optional(),
@@ -59,6 +63,7 @@ export function searchQueryOf(request: SearchRequest): SearchQuery {
   const limit = request.limit ?? SEARCH_LIMITS.defaultLimit;
   const offset = request.offset ?? 0;
   const lang = request.lang?.toLowerCase() === 'all' ? undefined : request.lang;
+  const safeSearch = request.safe_search ?? request.safeSearch;
   return {
     query: request.query,
     limit,
@@ -70,6 +75,6 @@ export function searchQueryOf(request: SearchRequest): SearchQuery {
     ...(request.country !== undefined ? { country: request.country.toUpperCase() } : {}),
     ...(request.timeRange !== undefined ? { timeRange: request.timeRange } : {}),
     source: request.sources ?? 'web',
-    ...(request.safe_search !== undefined && request.safe_search !== null ? { safeSearch: request.safe_search } : {}),
+    ...(safeSearch !== undefined && safeSearch !== null ? { safeSearch } : {}),
   };
 }

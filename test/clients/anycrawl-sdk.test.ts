@@ -4,7 +4,7 @@
 // 0.0.3's methods: healthCheck (GET /health), scrape (POST /v1/scrape), createCrawl (POST /v1/crawl),
 // getCrawlStatus (GET /v1/crawl/{id}/status), getCrawlResults (GET /v1/crawl/{id}?skip=N),
 // cancelCrawl (DELETE /v1/crawl/{id}), crawl (create, poll the status, then every results page),
-// search (POST /v1/search, not offered here) and setAuthFailureCallback (no request).
+// search (POST /v1/search: the index engine here, no SearXNG) and setAuthFailureCallback (no request).
 // Its errors are `Error`s whose message is `Request error: API Error <status>: <body.error>`
 // (its axios interceptor wraps the answer once, each method's catch a second time).
 import assert from 'node:assert/strict';
@@ -301,15 +301,27 @@ describe('@anycrawl/js-sdk 0.0.3 against the service', () => {
     await rejectsWith(client.getCrawlStatus('not-a-job'), 'Request error: API Error 400: Invalid job ID');
   });
 
-  it('search: not offered by the service, the SDK throws the 404 of an unknown route', async () => {
+  it("search: the key's own scraped pages (the index engine, the default without SearXNG), results scraped with scrape_options", async () => {
+    // The product page was scraped above, so it is in this key's index.
+    const results = await client.search({
+      query: 'acme anvil',
+      limit: 5,
+      safeSearch: 1,
+      scrape_options: { engine: 'cheerio', formats: ['markdown'] },
+    });
+    assert.equal(results.length, 1);
+    const [hit] = results;
+    assert.equal(hit?.url, `${site.url}/product`);
+    assert.equal(hit?.source, 'index');
+    assert.match(hit?.description ?? '', /Anvil/);
+    assert.match(hit?.markdown ?? '', /forged from one block of steel/);
+    assert.deepEqual(await client.search({ query: 'nothing matches this zyzzyva' }), []);
+  });
+
+  it("search: AnyCrawl's google engine is not offered here, a 400", async () => {
     await rejectsWith(
-      client.search({
-        query: 'crawl service',
-        engine: 'google',
-        limit: 5,
-        scrape_options: { engine: 'cheerio', formats: ['markdown'] },
-      }),
-      'Request error: API Error 404: Not found',
+      client.search({ query: 'crawl service', engine: 'google', limit: 5 }),
+      'Request error: API Error 400: Validation error',
     );
   });
 
