@@ -30,6 +30,11 @@ import { createSearxngEngine } from './search/searxng.js';
 import { SearchIndex } from './search-index/index-store.js';
 import { searchRoutes } from './search/routes.js';
 import { SearchService } from './search/service.js';
+import { TemplateRunner } from './templates/execute.js';
+
+import { templateExpansion, templateRoutes } from './templates/routes.js';
+import { TemplateService } from './templates/service.js';
+import { tasksUsingTemplate } from './tasks/task-store.js';
 import { INTERRUPTED_SEARCH_MS } from './search/interrupted.js';
 import { INTERRUPTED_SCRAPE_MS } from './scrape/interrupted.js';
 import { MapService } from './map/service.js';
@@ -252,6 +257,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       scrapeConcurrency: config.searchScrapeConcurrency,
       searchIndex: config.searchIndex,
     });
+    const templates = new TemplateService({
+      db: db.kysely,
+      clock,
+      tasksUsing: (ownerId, templateId) => tasksUsingTemplate(db.kysely, ownerId, templateId),
+    });
+    const templateRunner = new TemplateRunner({ templates, scrape, crawl, search });
     const subscriptions = new SubscriptionStore(db.kysely);
     const deliveries = new DeliveryStore(db.kysely, db.dialect, webhookIdsOfTasks);
     const dispatcher = roles.worker
@@ -291,6 +302,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       capabilities,
       targets: { allowPrivate: config.allowLocalTargets },
       searchRefusals: (request) => search.refusals(request),
+      templates,
       retentionMs: config.jobRetentionMs,
       onChange: () => scheduler?.notify(),
       outbox,
@@ -303,6 +315,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           scrape,
           crawl,
           search,
+          templates,
           graceMs: config.schedulerGraceMs,
           tickMs: config.schedulerTickMs,
           staleScrapeMs: INTERRUPTED_SCRAPE_MS,
@@ -322,12 +335,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       version: VERSION,
       probeStore: () => sql`select 1`.execute(db.kysely),
+      beforeValidation: templateExpansion(templates),
       routes: [
         scrapeRoutes(scrape, config.publicUrl),
         crawlRoutes(crawl, config.publicUrl),
         batchRoutes(batch, config.publicUrl),
         mapRoutes(map),
         searchRoutes(search, config.publicUrl),
+        templateRoutes(templates, templateRunner, config.publicUrl),
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),
         taskRoutes(tasks),

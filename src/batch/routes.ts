@@ -2,6 +2,7 @@
 // DELETE /v1/batch/scrape/:jobId (AnyCrawl's shapes; docs/api.md, "Batch scrape").
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
+import { templateRefOf } from '../http/template-ref.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { uuidParam } from '../http/errors.js';
 import { parseSkip } from '../crawl/routes.js';
@@ -24,7 +25,10 @@ export function batchRoutes(service: BatchService, publicUrl: string | undefined
           body: batchScrapeRequestSchema,
         },
       },
-      async (request) => ({ success: true, data: await service.create(ownerOf(request), request.body) }),
+      async (request) => ({
+        success: true,
+        data: await service.create(ownerOf(request), request.body, templateRefOf(request)),
+      }),
     );
 
     app.get<{ Params: { jobId: string } }>(

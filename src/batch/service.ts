@@ -1,6 +1,7 @@
 // Batch scrape operations behind the routes: create, status, results pages, cancel. A batch is a job of kind
 // `batch_scrape` on the crawl's frontier (crawl/store.ts): its pages are the URLs given, run by the crawl worker.
 import { randomUUID } from 'node:crypto';
+import type { TemplateRef } from '../domain/template-ref.js';
 import { CapabilityUnavailableError, InvalidInputError } from '../domain/errors.js';
 import type { ValidationIssue } from '../domain/errors.js';
 import { BlockedAddressError, checkHostLiteral } from '../net/address-guard.js';
@@ -83,8 +84,10 @@ export class BatchService {
     });
   }
 
-  async create(ownerId: string, request: BatchScrapeRequest): Promise<BatchCreated> {
+  /** `template`: the template the request was expanded from, recorded with the job. */
+  async create(ownerId: string, request: BatchScrapeRequest, template?: TemplateRef): Promise<BatchCreated> {
     const options = resolveBatchOptions(request);
+    if (template) options.template = template;
     const refused = batchRefusals(request, options, this.deps.capabilities);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const { valid, invalid } = sortUrls(request.urls, this.deps.allowPrivateTargets);

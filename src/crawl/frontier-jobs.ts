@@ -18,6 +18,8 @@ export interface FrontierJobStatus {
   failed: number;
   /** Only on a failed job: why (an extension of the interface's status object). */
   error?: { code: string; message: string };
+  /** Only on a job expanded from a template: which one and its version (docs/templates.md). */
+  template?: { template_id: string; version: number };
 }
 
 export interface FrontierJobsOptions {
@@ -31,6 +33,13 @@ export interface FrontierJobsOptions {
   failedMessage: string;
   /** Batch results pages also say how many pages failed (as AnyCrawl's do); crawl ones keep the interface's fields. */
   resultsCountFailed: boolean;
+}
+
+/** The template a job's stored options name, as its status shows it. */
+function templateOfJob(job: CrawlJob): { template?: { template_id: string; version: number } } {
+  const { resolved } = JSON.parse(job.options) as { resolved?: { template?: { id: string; version: number } } };
+  const template = resolved?.template;
+  return template ? { template: { template_id: template.id, version: template.version } } : {};
 }
 
 export class FrontierJobs {
@@ -58,6 +67,7 @@ export class FrontierJobs {
       ...(job.status === 'failed'
         ? { error: { code: job.error_code ?? 'UNKNOWN', message: job.error_message ?? this.o.failedMessage } }
         : {}),
+      ...templateOfJob(job),
     };
   }
 

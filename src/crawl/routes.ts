@@ -1,6 +1,7 @@
 // The crawl routes: POST /v1/crawl, GET /v1/crawl/:jobId/status, GET /v1/crawl/:jobId, DELETE /v1/crawl/:jobId.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../http/auth.js';
+import { templateRefOf } from '../http/template-ref.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { uuidParam, validationError } from '../http/errors.js';
 import { type CrawlRequest, crawlRequestSchema } from './schema.js';
@@ -35,7 +36,10 @@ export function crawlRoutes(service: CrawlService, publicUrl: string | undefined
           body: crawlRequestSchema,
         },
       },
-      async (request) => ({ success: true, data: await service.create(ownerOf(request), request.body) }),
+      async (request) => ({
+        success: true,
+        data: await service.create(ownerOf(request), request.body, templateRefOf(request)),
+      }),
     );
 
     app.get<{ Params: { jobId: string } }>(

@@ -420,8 +420,7 @@ export class CrawlRunner {
 
     if (ctx.kind === 'batch_scrape') {
       // As a scrape answers it: any HTTP answer is the page's result, its status in metadata.status_code.
-      const data: Record<string, unknown> = { ...result };
-      if (!options.page.formats.includes('links')) delete data.links;
+      const data = resultData(result, options);
       if (!(await this.stillHeld(page))) return;
       const saved = { url: result.url, data, ...(search ? { search } : {}) };
       await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), saved }));
@@ -435,8 +434,7 @@ export class CrawlRunner {
     if (status >= 400) {
       kind = { failed: { error: `The page answered HTTP ${status}`, code: 'HTTP_ERROR' } };
     } else if (ctx.scope.shouldSave(page.url)) {
-      const data: Record<string, unknown> = { ...result };
-      if (!options.page.formats.includes('links')) delete data.links;
+      const data = resultData(result, options);
       kind = { saved: { url: result.url, data, ...(search ? { search } : {}) } };
     } else {
       kind = { visited: true };
@@ -518,4 +516,17 @@ export class CrawlRunner {
     }
     return out;
   }
+}
+
+/** A page's saved result: its formats, links only when asked for, the template that made the job in its metadata. */
+function resultData(result: PageResult, options: PageJobOptions): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...result };
+  if (!options.page.formats.includes('links')) delete data.links;
+  if (options.template)
+    data.metadata = {
+      ...result.metadata,
+      template_id: options.template.id,
+      template_version: options.template.version,
+    };
+  return data;
 }

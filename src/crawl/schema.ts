@@ -1,5 +1,6 @@
 // Request schema of crawl creation (docs/api.md, "POST /v1/crawl") and the options a crawl runs with.
 import { z } from 'zod';
+import type { TemplateRef } from '../domain/template-ref.js';
 import {
   ENGINES,
   type Engine,
@@ -65,6 +66,8 @@ export interface PageJobOptions {
   /** Try a page again on a network error, timeout, engine fault, 429 or 5xx (scrape/retry-policy.ts). */
   retry: boolean;
   page: PageOptions;
+  /** The template (and version) the request was expanded from: named in the status and each result's metadata. */
+  template?: TemplateRef;
 }
 
 /** Everything a crawl runs with, defaults applied; stored with the job so a restart resumes it as it was. */

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CapabilityUnavailableError, InvalidInputError } from '../domain/errors.js';
 import type { Capabilities } from '../scrape/capabilities.js';
 import type { Clock } from '../util/time.js';
+import type { TemplateRef } from '../domain/template-ref.js';
 import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
 import { refuseBlockedSeed, type TargetGuard } from './seed-guard.js';
@@ -39,11 +40,14 @@ export class CrawlService {
     });
   }
 
+  /** `template`: the template the request was expanded from, recorded with the job. */
   async create(
     ownerId: string,
     request: CrawlRequest,
+    template?: TemplateRef,
   ): Promise<{ job_id: string; status: 'created'; message: string }> {
     const options = resolveCrawlOptions(request);
+    if (template) options.template = template;
     const refused = crawlRefusals(request, options, this.deps.capabilities);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const seed = normalizeUrl(request.url);

@@ -32,6 +32,8 @@ export class ConflictError extends DomainError {
   constructor(
     readonly title: string,
     message: string,
+    /** What the caller needs to resolve the conflict (the tasks that use a template), answered as `data`. */
+    readonly data?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -39,7 +39,7 @@ const FAILURE_STATUS: Record<FailureKind, number> = {
 export function toApiError(error: DomainError): ApiError | undefined {
   if (error instanceof InvalidInputError) return validationError(error.issues);
   if (error instanceof NotFoundError) return notFound(error.thing);
-  if (error instanceof ConflictError) return conflict(error.title, error.message);
+  if (error instanceof ConflictError) return conflict(error.title, error.message, error.data);
   if (error instanceof RateLimitedError) {
     return new ApiError(
       429,
@@ -94,8 +94,8 @@ export function notFound(thing: string): ApiError {
   return new ApiError(404, { error: 'Not found', message: `${label} not found` });
 }
 
-export function conflict(error: string, message: string): ApiError {
-  return new ApiError(409, { error, message });
+export function conflict(error: string, message: string, data?: Record<string, unknown>): ApiError {
+  return new ApiError(409, data === undefined ? { error, message } : { error, message, data });
 }
 
 /** Seconds a client should wait before retrying while the database is out of reach. */

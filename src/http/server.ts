@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import type { ApiKeys } from '../keys/api-keys.js';
@@ -47,6 +48,11 @@ export interface ServerOptions {
   probeStore: () => Promise<unknown>;
   /** Registers the capability routes (scrape, crawl, ...). */
   routes: Array<(app: FastifyInstance) => void | Promise<void>>;
+  /**
+   * Runs on every authenticated request before its body is validated: may rewrite the body (a template expanded
+   * into the request it stands for), which is then validated as if the client had sent it.
+   */
+  beforeValidation?: (request: FastifyRequest) => Promise<void>;
 }
 
 function routingError(error: FastifyError): ApiError {
@@ -125,6 +131,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       throw badRequest('HTTP/1.1 requests must have a Host header');
   });
   installAuth(app, options.keys);
+  const beforeValidation = options.beforeValidation;
+  if (beforeValidation) app.addHook('preValidation', beforeValidation);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     if (closing) void reply.header('connection', 'close');

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
+import { templateRefOf } from '../http/template-ref.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import { type ScrapeRequest, scrapeRequestSchema } from './schema.js';
 import type { ScrapeService } from './service.js';
@@ -25,7 +26,13 @@ export function scrapeRoutes(service: ScrapeService, publicUrl: string | undefin
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) controller.abort();
         });
-        const data = await service.scrape(ownerOf(request), request.body, controller.signal);
+        const template = templateRefOf(request);
+        const data = await service.scrape(
+          ownerOf(request),
+          request.body,
+          controller.signal,
+          template ? { template } : {},
+        );
         if (data.screenshot !== undefined) {
           data.screenshot = absoluteScreenshotUrl(data.screenshot, requestBaseUrl(request, publicUrl));
         }

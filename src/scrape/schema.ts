@@ -120,6 +120,9 @@ export type PageOptionsInput = z.infer<typeof pageOptionsSchema>;
 export const scrapeRequestSchema = z
   .strictObject({
     url: httpUrl,
+    // A template to expand (docs/templates.md); replaced by the request it stands for before this schema runs.
+    template_id: z.string().min(1).max(255).optional(),
+    variables: z.record(z.string(), z.unknown()).optional(),
     engine: z.enum(ENGINES).optional(),
     // As AnyCrawl accepts it: the crawl's retry policy for this one page (scrape/retry-policy.ts).
     retry: z.boolean().optional(),

@@ -1,6 +1,7 @@
 // The synchronous scrape operation: a job row and its events around one run of the page pipeline.
 import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
+import type { TemplateRef } from '../domain/template-ref.js';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxSignal } from '../events/outbox.js';
@@ -75,12 +76,15 @@ export class ScrapeService {
     }
   }
 
-  /** `jobId` lets a caller (the scheduler) know the job's id before the scrape ends. */
+  /**
+   * `jobId` lets a caller (the scheduler) know the job's id before the scrape ends; `template` is the template the
+   * request was expanded from, recorded with the job and in the page's metadata.
+   */
   async scrape(
     ownerId: string,
     request: ScrapeRequest,
     signal?: AbortSignal,
-    run: { jobId?: string } = {},
+    run: { jobId?: string; template?: TemplateRef } = {},
   ): Promise<ScrapeSuccess> {
     const options = resolvePageOptions(request);
     const refused = unsupportedOptions(options, this.deps.capabilities);
@@ -99,7 +103,7 @@ export class ScrapeService {
         kind: 'scrape',
         status: 'pending',
         url,
-        options: { ...request },
+        options: { ...request, ...(run.template ? { template: run.template } : {}) },
         createdAt,
         startedAt: createdAt,
         expiresAt: iso(new Date(Date.parse(createdAt) + this.deps.retentionMs)),
@@ -146,7 +150,17 @@ export class ScrapeService {
       scrapeEvents['scrape.completed'],
       this.deps.outbox,
     );
-    return { job_id: jobId, jobId, status: 'completed', ...outcome.page };
+    const page = run.template
+      ? {
+          ...outcome.page,
+          metadata: {
+            ...outcome.page.metadata,
+            template_id: run.template.id,
+            template_version: run.template.version,
+          },
+        }
+      : outcome.page;
+    return { job_id: jobId, jobId, status: 'completed', ...page };
   }
 }
 

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
+import { templateRefOf } from '../http/template-ref.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import { type SearchRequest, searchRequestSchema } from './schema.js';
 import type { SearchService } from './service.js';
@@ -25,12 +26,24 @@ export function searchRoutes(service: SearchService, publicUrl: string | undefin
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) controller.abort();
         });
-        const result = await service.search(ownerOf(request), request.body, controller.signal);
+        const template = templateRefOf(request);
+        const result = await service.search(
+          ownerOf(request),
+          request.body,
+          controller.signal,
+          template ? { template } : {},
+        );
         const base = requestBaseUrl(request, publicUrl);
         for (const item of result.results) {
           if (typeof item.screenshot === 'string') item.screenshot = absoluteScreenshotUrl(item.screenshot, base);
         }
-        return { success: true, data: result.results, job_id: result.job_id, engine: result.engine };
+        return {
+          success: true,
+          data: result.results,
+          job_id: result.job_id,
+          engine: result.engine,
+          ...(result.template ? { template: result.template } : {}),
+        };
       },
     );
   };

@@ -1,6 +1,7 @@
 // The synchronous search operation: a job row and its events around one engine query and, with scrape_options, the
 // scrapes of its results (docs/api.md, "POST /v1/search").
 import { randomUUID } from 'node:crypto';
+import type { TemplateRef } from '../domain/template-ref.js';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutboxSignal } from '../events/outbox.js';
@@ -50,6 +51,7 @@ export interface SearchSuccess {
   job_id: string;
   engine: string;
   results: SearchResultItem[];
+  template?: { template_id: string; version: number };
 }
 
 /** The scrapes of one search end within this; results not scraped by then fail with TIMEOUT. */
@@ -73,12 +75,15 @@ export class SearchService {
     return this.deps.engines.map((e) => e.name);
   }
 
-  /** `jobId` lets a caller (the scheduler) know the job's id before the search ends. */
+  /**
+   * `jobId` lets a caller (the scheduler) know the job's id before the search ends; `template` is the template the
+   * request was expanded from, recorded with the job and in the answer.
+   */
   async search(
     ownerId: string,
     request: SearchRequest,
     signal?: AbortSignal,
-    run: { jobId?: string } = {},
+    run: { jobId?: string; template?: TemplateRef } = {},
   ): Promise<SearchSuccess> {
     const refused = this.refusals(request);
     if (refused.length > 0) throw new InvalidInputError(refused);
@@ -100,7 +105,7 @@ export class SearchService {
         kind: 'search',
         status: 'pending',
         url: query.query,
-        options: { ...request, engine: engine.name },
+        options: { ...request, engine: engine.name, ...(run.template ? { template: run.template } : {}) },
         createdAt,
         startedAt: createdAt,
         expiresAt: iso(new Date(Date.parse(createdAt) + this.deps.retentionMs)),
@@ -136,7 +141,12 @@ export class SearchService {
       searchEvents['search.completed'],
       this.deps.outbox,
     );
-    return { job_id: jobId, engine: engine.name, results };
+    return {
+      job_id: jobId,
+      engine: engine.name,
+      results,
+      ...(run.template ? { template: { template_id: run.template.id, version: run.template.version } } : {}),
+    };
   }
 
   /**
@@ -288,7 +298,10 @@ function failureOf(error: unknown): { code: string; message: string } {
   return classifyPageError(error);
 }
 
-/** Templates do not exist yet, so every id is unknown (as batch scrape and crawl refuse them). */
+/**
+ * A top-level template_id is expanded before a search reaches here (the route's hook, a task's payload); one that is
+ * left was never looked up. A scrape template for the results is not supported.
+ */
 function templateRefusals(request: SearchRequest): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (request.template_id !== undefined)
@@ -297,7 +310,7 @@ function templateRefusals(request: SearchRequest): ValidationIssue[] {
     issues.push({
       field: 'scrape_options.template_id',
       code: 'custom',
-      message: `Template '${request.scrape_options.template_id}' not found`,
+      message: 'A scrape template for the results is not supported; give the scrape options in scrape_options',
     });
   return issues;
 }

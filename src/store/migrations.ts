@@ -417,6 +417,40 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0010_templates': {
+    async up(db: Kysely<unknown>) {
+      // A template and its versions (docs/templates.md): the row names the current version; each version's content
+      // (name, options, variables, domains) is kept as JSON, never changed, so that jobs can name the version that
+      // made them.
+      await db.schema
+        .createTable('templates')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('slug', 'text')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('template_type', 'text', (c) => c.notNull())
+        .addColumn('current_version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('templates_owner').on('templates').columns(['owner_id', 'created_at']).execute();
+      // A slug names one template of its key (NULLs do not collide).
+      await db.schema
+        .createIndex('templates_owner_slug')
+        .on('templates')
+        .columns(['owner_id', 'slug'])
+        .unique()
+        .execute();
+      await db.schema
+        .createTable('template_versions')
+        .addColumn('template_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('template_versions_pk', ['template_id', 'version'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -210,6 +210,27 @@ export interface Database {
   task_executions: TaskExecutionTable;
   screenshots: ScreenshotTable;
   search_documents: SearchDocumentTable;
+  templates: TemplateTable;
+  template_versions: TemplateVersionTable;
+}
+
+export interface TemplateTable {
+  id: string;
+  owner_id: string;
+  slug: string | null;
+  name: string;
+  template_type: string;
+  current_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateVersionTable {
+  template_id: string;
+  version: number;
+  /** The version's TemplateContent as JSON. */
+  content: string;
+  created_at: string;
 }
 
 /** The embedded search engine's documents; PostgreSQL adds a generated `tsv` column that code never writes. */

@@ -1,7 +1,8 @@
 // The scheduler: fires due occurrences exactly once (claimed by task id + scheduled time), runs their
 // jobs through the same services as the API, and ends executions when their jobs end; never throws.
 import type { SearchService } from '../search/service.js';
-import type { SearchRequest } from '../search/schema.js';
+import type { TemplateService } from '../templates/service.js';
+import { taskRequest } from '../templates/task-request.js';
 import { failInterruptedSearch } from '../search/interrupted.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -42,6 +43,8 @@ export interface SchedulerOptions {
   scrape: ScrapeService;
   crawl: CrawlService;
   search: SearchService;
+  /** Expands the templates of template tasks and of payloads that name one. */
+  templates: TemplateService;
   /** A run missed by more than this while the service was down is skipped. */
   graceMs: number;
   tickMs: number;
@@ -244,46 +247,28 @@ export class Scheduler {
 
   private async startJob(task: TaskRow, execution: ExecutionRow): Promise<void> {
     const payload = JSON.parse(task.task_payload) as Record<string, unknown>;
-    if (task.task_type === 'scrape') {
-      const jobId = randomUUID();
-      await this.store.setExecutionJob(execution.id, jobId);
-      try {
-        await this.o.scrape.scrape(task.owner_id, payload as ScrapeRequest, undefined, { jobId });
-      } catch (error) {
-        // A scrape that failed is recorded on its job, and reconcile() reads it from there; one
-        // refused before its job existed (options this deployment no longer serves) ends here.
-        if (!(await jobById(this.o.db, jobId))) throw error;
-      }
-      await this.reconcile(this.o.clock());
-      return;
-    }
-    if (task.task_type === 'search') {
-      // As a scrape: the job's id is known before it runs, its end is read back by reconcile().
-      const jobId = randomUUID();
-      await this.store.setExecutionJob(execution.id, jobId);
-      try {
-        await this.o.search.search(task.owner_id, payload as SearchRequest, undefined, { jobId });
-      } catch (error) {
-        if (!(await jobById(this.o.db, jobId))) throw error;
-      }
-      await this.reconcile(this.o.clock());
-      return;
-    }
-    if (task.task_type === 'crawl') {
-      const { url, engine, options } = payload as {
-        url: string;
-        engine?: CrawlRequest['engine'];
-        options?: Partial<CrawlRequest>;
-      };
-      const created = await this.o.crawl.create(task.owner_id, {
-        ...options,
-        url,
-        ...(engine ? { engine } : {}),
-      } as CrawlRequest);
+    // Its template expanded as it is now (a template may have a new version since the task was saved); a payload that
+    // no longer makes a valid request fails this execution with the reason.
+    const prepared = await taskRequest(this.o.templates, task.owner_id, task.task_type, payload);
+    const template = prepared.template ? { template: prepared.template } : {};
+    if (prepared.type === 'crawl') {
+      const created = await this.o.crawl.create(task.owner_id, prepared.request, prepared.template);
       await this.store.setExecutionJob(execution.id, created.job_id);
       return;
     }
-    throw new Error('Template tasks cannot run yet: templates are not available');
+    // A scrape or a search runs here: its job's id is set first, and its end is read back by reconcile().
+    const jobId = randomUUID();
+    await this.store.setExecutionJob(execution.id, jobId);
+    try {
+      if (prepared.type === 'scrape')
+        await this.o.scrape.scrape(task.owner_id, prepared.request, undefined, { jobId, ...template });
+      else await this.o.search.search(task.owner_id, prepared.request, undefined, { jobId, ...template });
+    } catch (error) {
+      // One that failed is recorded on its job, and reconcile() reads it from there; one refused before its job
+      // existed (options this deployment no longer serves) ends here.
+      if (!(await jobById(this.o.db, jobId))) throw error;
+    }
+    await this.reconcile(this.o.clock());
   }
 
   /**

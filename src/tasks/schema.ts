@@ -62,6 +62,20 @@ const fields = {
 };
 
 /** Checks task_payload against task_type and the size limit, reporting under `task_payload`. */
+/** The template a scrape, crawl (in `options`) or search payload names, if any. */
+export function templateIdOf(type: TaskType, payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const fields = payload as Record<string, unknown>;
+  if (type === 'template') return fields.template_id;
+  if (type === 'crawl') {
+    const options = fields.options;
+    return typeof options === 'object' && options !== null
+      ? (options as Record<string, unknown>).template_id
+      : undefined;
+  }
+  return fields.template_id;
+}
+
 export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue[] {
   if (JSON.stringify(payload).length > TASK_PAYLOAD_MAX_BYTES) {
     return [
@@ -72,6 +86,9 @@ export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue
       },
     ];
   }
+  // A payload that names a template is checked once expanded, against the operation's own request schema (a template
+  // may preset the url or query the plain payload requires).
+  if (type !== 'template' && templateIdOf(type, payload) !== undefined) return [];
   const result = payloadSchemas[type].safeParse(payload);
   if (result.success) return [];
   return toValidationIssues(result.error.issues.map((i) => ({ ...i, path: ['task_payload', ...i.path] })));

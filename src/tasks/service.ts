@@ -19,6 +19,8 @@ import type { Capabilities } from '../scrape/capabilities.js';
 import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
 import type { TargetGuard } from '../crawl/seed-guard.js';
 import type { SearchRequest } from '../search/schema.js';
+import type { TemplateService } from '../templates/service.js';
+import { crawlPayloadOf, taskRequest } from '../templates/task-request.js';
 import {
   type CreateTaskBody,
   minCreditsRequired,
@@ -39,6 +41,8 @@ export interface TaskServiceDeps {
   capabilities: Capabilities;
   /** The address guard's settings: a payload URL it refuses is refused when the task is saved. */
   targets: TargetGuard;
+  /** Expands templates in payloads (a template task, a template_id), so that they are checked as they will run. */
+  templates: TemplateService;
   /** What a search would refuse in a search task's payload (an engine not offered…), found when it is saved. */
   searchRefusals: (request: SearchRequest) => ValidationIssue[];
   retentionMs: number;
@@ -75,13 +79,21 @@ export class TaskService {
     if (issues.length > 0) throw new InvalidInputError(issues);
   }
 
-  private async checkPayload(type: TaskType, payload: Record<string, unknown>): Promise<void> {
+  /**
+   * Refuses a payload its task type's schema, its template or this deployment would refuse when it runs; answers
+   * the task's min_credits_required (that of the template's operation for a template).
+   */
+  private async checkPayload(ownerId: string, type: TaskType, payload: Record<string, unknown>): Promise<number> {
     const issues = payloadIssues(type, payload);
     if (issues.length > 0) throw new InvalidInputError(issues);
-    const refused = payloadRefusals(type, payload, this.deps.capabilities, this.deps.searchRefusals);
+    const prepared = await taskRequest(this.deps.templates, ownerId, type, payload);
+    const effective =
+      prepared.type === 'crawl' ? crawlPayloadOf(prepared.request) : (prepared.request as Record<string, unknown>);
+    const refused = payloadRefusals(prepared.type, effective, this.deps.capabilities, this.deps.searchRefusals);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
-    const blocked = await payloadTargetRefusals(payload, this.deps.targets);
+    const blocked = await payloadTargetRefusals(effective, this.deps.targets);
     if (blocked.length > 0) throw new InvalidInputError(blocked);
+    return minCreditsRequired(prepared.type, effective);
   }
 
   private next(cron: string, zone: string): string | null {
@@ -108,7 +120,7 @@ export class TaskService {
   }
 
   async create(ownerId: string, body: CreateTaskBody) {
-    await this.checkPayload(body.task_type, body.task_payload);
+    const minCredits = await this.checkPayload(ownerId, body.task_type, body.task_payload);
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const id = randomUUID();
     const now = this.now();
@@ -147,7 +159,7 @@ export class TaskService {
         implicit_webhook_id: implicit?.webhook_id ?? null,
         tags: body.tags ? JSON.stringify(body.tags) : null,
         metadata: body.metadata ? JSON.stringify(body.metadata) : null,
-        min_credits_required: minCreditsRequired(body.task_type, body.task_payload),
+        min_credits_required: minCredits,
         next_execution_at: nextAt,
       },
       now,
@@ -173,8 +185,9 @@ export class TaskService {
     const current = await this.task(ownerId, id);
     const type = (body.task_type ?? current.task_type) as TaskType;
     const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
+    let minCredits = current.min_credits_required;
     if (body.task_type !== undefined || body.task_payload !== undefined) {
-      await this.checkPayload(type, payload);
+      minCredits = await this.checkPayload(ownerId, type, payload);
     }
     await this.checkWebhookIds(ownerId, body.webhook_ids);
     const cron = body.cron_expression ?? current.cron_expression;
@@ -183,7 +196,7 @@ export class TaskService {
     const next = rescheduled ? this.nextOfSaved(cron, zone) : this.next(cron, zone);
     const changes: Updateable<ScheduledTaskTable> = {
       updated_at: this.now(),
-      min_credits_required: minCreditsRequired(type, payload),
+      min_credits_required: minCredits,
     };
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;

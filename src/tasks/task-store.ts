@@ -50,6 +50,32 @@ export async function webhookIdsOfTasks(
   return rows.map((t) => ({ id: t.id, webhookIds: t.webhook_ids ? (JSON.parse(t.webhook_ids) as string[]) : [] }));
 }
 
+/**
+ * The key's tasks that name a template: a template task, or a template_id in a scrape or search payload or in a crawl
+ * payload's options. A LIKE on the id narrows the read; the payloads decide.
+ */
+export async function tasksUsingTemplate(
+  db: Executor,
+  ownerId: string,
+  templateId: string,
+): Promise<Array<{ task_id: string; name: string }>> {
+  const rows = await db
+    .selectFrom('scheduled_tasks')
+    .select(['id', 'name', 'task_type', 'task_payload'])
+    .where('owner_id', '=', ownerId)
+    // Template ids are UUIDs: nothing in them is special to LIKE.
+    .where('task_payload', 'like', `%${templateId}%`)
+    .execute();
+  return rows
+    .filter((row) => {
+      const payload = JSON.parse(row.task_payload) as Record<string, unknown>;
+      const options = payload.options as Record<string, unknown> | undefined;
+      const named = row.task_type === 'crawl' ? options?.template_id : payload.template_id;
+      return named === templateId;
+    })
+    .map((row) => ({ task_id: row.id, name: row.name }));
+}
+
 /** The tasks of revoked keys can no longer run: inactive, with no next run (docs/api.md, "Scheduled tasks"). */
 export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]): Promise<void> {
   if (ownerIds.length === 0) return;

@@ -24,6 +24,8 @@ const OWNERS: Record<keyof Database, string> = {
   webhook_deliveries: 'webhooks/delivery-store.ts',
   webhook_attempts: 'webhooks/delivery-store.ts',
   search_documents: 'search-index/index-store.ts',
+  templates: 'templates/store.ts',
+  template_versions: 'templates/store.ts',
 };
 
 /** Files that may write SQL text of their own: the schema's migrations and the connection probes. */

@@ -203,7 +203,6 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         [{ query: 'kettle', engine: 'ac-engine' }, 'engine'],
         [{ query: 'kettle', sources: 'news' }, 'sources'],
         [{ query: '-kettle' }, 'query'],
-        [{ query: 'kettle', template_id: 'tpl' }, 'template_id'],
       ];
       for (const [body, field] of cases) {
         const res = await search(body);
@@ -219,6 +218,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const searxng = (await search({ query: 'kettle', engine: 'searxng' })).json();
       assert.match(searxng.data.issues[0].message, /SEARXNG_URL/);
       assert.equal((await t.request('POST', '/v1/search', { body: { query: 'x' }, key: null })).statusCode, 401);
+      assert.equal((await search({ query: 'kettle', template_id: 'no-such-template' })).statusCode, 404);
     });
 
     it('runs a search task: its execution ends with the search', async () => {

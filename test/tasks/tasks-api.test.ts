@@ -170,8 +170,9 @@ describe('scheduled tasks', () => {
     await t.request('DELETE', `/v1/scheduled-tasks/${id}`);
   });
 
-  it('fails executions of task types that cannot run yet, and pauses the task after 5 failures in a row', async () => {
-    const id = await create({ task_type: 'template', task_payload: { template_id: 'tpl-1', query: 'news' } });
+  it('fails executions whose job fails, and pauses the task after 5 failures in a row', async () => {
+    // Nothing listens on port 9 of loopback: each scrape fails with CONNECTION_REFUSED.
+    const id = await create({ task_type: 'scrape', task_payload: { url: 'http://127.0.0.1:9/' } });
     for (let i = 0; i < 6; i++) {
       advance(60_000);
       await tick();
@@ -179,7 +180,10 @@ describe('scheduled tasks', () => {
     }
     const list = await settle(id, 5);
     assert.equal(list.length, 5, 'the 6th occurrence finds the task paused');
-    assert.ok(list.every((e) => e.status === 'failed' && /template/i.test(String(e.error_message))));
+    assert.ok(
+      list.every((e) => e.status === 'failed' && /refused|127\.0\.0\.1:9/i.test(String(e.error_message))),
+      JSON.stringify(list.map((e) => e.error_message)),
+    );
     const detail = await task(id);
     assert.equal(detail.is_paused, true);
     assert.match(detail.pause_reason, /5 consecutive failed/);
