@@ -57,7 +57,7 @@ const fields = {
   description: z.string().max(10_000).nullable(),
   tags: z.array(z.string().min(1).max(50)).max(TEMPLATE_LIMITS.maxTags),
   template_type: z.enum(TEMPLATE_TYPES),
-  /** The request options the template presets: fields of the type's request (`/v1/scrape`, `/v1/crawl`, `/v1/search`). */
+  /** The options the template presets: fields of its type's request (`/v1/scrape`, `/v1/crawl`, `/v1/search`). */
   req_options: z.record(z.string(), z.unknown()),
   variables: z
     .record(
