@@ -260,7 +260,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const templates = new TemplateService({
       db: db.kysely,
       clock,
-      tasksUsing: (ownerId, templateId) => tasksUsingTemplate(db.kysely, ownerId, templateId),
+      tasksUsing: (ownerId, refs) => tasksUsingTemplate(db.kysely, ownerId, refs),
     });
     const templateRunner = new TemplateRunner({ templates, scrape, crawl, search });
     const subscriptions = new SubscriptionStore(db.kysely);

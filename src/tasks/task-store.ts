@@ -51,27 +51,28 @@ export async function webhookIdsOfTasks(
 }
 
 /**
- * The key's tasks that name a template: a template task, or a template_id in a scrape or search payload or in a crawl
- * payload's options. A LIKE on the id narrows the read; the payloads decide.
+ * The key's tasks that name a template by one of `refs` (its id, its slug): a template task, or a template_id in a
+ * scrape or search payload or in a crawl payload's options. A LIKE on each ref narrows the read; the payloads decide.
  */
 export async function tasksUsingTemplate(
   db: Executor,
   ownerId: string,
-  templateId: string,
+  refs: readonly string[],
 ): Promise<Array<{ task_id: string; name: string }>> {
+  if (refs.length === 0) return [];
   const rows = await db
     .selectFrom('scheduled_tasks')
     .select(['id', 'name', 'task_type', 'task_payload'])
     .where('owner_id', '=', ownerId)
-    // Template ids are UUIDs: nothing in them is special to LIKE.
-    .where('task_payload', 'like', `%${templateId}%`)
+    // Ids are UUIDs and slugs [a-z0-9-]: nothing in them is special to LIKE.
+    .where((eb) => eb.or(refs.map((ref) => eb('task_payload', 'like', `%${ref}%`))))
     .execute();
   return rows
     .filter((row) => {
       const payload = JSON.parse(row.task_payload) as Record<string, unknown>;
       const options = payload.options as Record<string, unknown> | undefined;
       const named = row.task_type === 'crawl' ? options?.template_id : payload.template_id;
-      return named === templateId;
+      return typeof named === 'string' && refs.includes(named);
     })
     .map((row) => ({ task_id: row.id, name: row.name }));
 }

@@ -28,8 +28,8 @@ export type { TemplateRef };
 export interface TemplateServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
-  /** The key's scheduled tasks that name a template (a template task, or a template_id in a payload). */
-  tasksUsing: (ownerId: string, templateId: string) => Promise<Array<{ task_id: string; name: string }>>;
+  /** The key's scheduled tasks that name a template by one of these refs (its id, its slug). */
+  tasksUsing: (ownerId: string, refs: readonly string[]) => Promise<Array<{ task_id: string; name: string }>>;
 }
 
 /** The request schema each use is validated with, exactly as a direct request. */
@@ -95,6 +95,16 @@ export class TemplateService {
       if (value !== undefined) (content as unknown as Record<string, unknown>)[key] = value;
     }
     this.check(content);
+    // Tasks that name the template by its slug would lose it.
+    if (current.content.slug !== null && content.slug !== current.content.slug) {
+      const tasks = await this.deps.tasksUsing(ownerId, [current.content.slug]);
+      if (tasks.length > 0)
+        throw new ConflictError(
+          'Template in use',
+          `Scheduled tasks name this template by its slug '${current.content.slug}': ${describe(tasks)}; change them first`,
+          { tasks },
+        );
+    }
     const moved = await this.saving(() =>
       this.store.addVersion(current.id, current.currentVersion, content, this.now()),
     );
@@ -142,11 +152,12 @@ export class TemplateService {
   /** Deletes a template and its versions; 409 naming the tasks that still use it. */
   async delete(ownerId: string, ref: string): Promise<void> {
     const template = await this.get(ownerId, ref);
-    const tasks = await this.deps.tasksUsing(ownerId, template.id);
+    const refs = template.content.slug === null ? [template.id] : [template.id, template.content.slug];
+    const tasks = await this.deps.tasksUsing(ownerId, refs);
     if (tasks.length > 0)
       throw new ConflictError(
         'Template in use',
-        `Scheduled tasks use this template: ${tasks.map((t) => `${t.name} (${t.task_id})`).join(', ')}; change or delete them first`,
+        `Scheduled tasks use this template: ${describe(tasks)}; change or delete them first`,
         { tasks },
       );
     await this.store.delete(template.id);
@@ -229,6 +240,10 @@ export class TemplateService {
       field: issue.field === '' ? 'req_options' : `req_options.${issue.field}`,
     }));
   }
+}
+
+function describe(tasks: ReadonlyArray<{ task_id: string; name: string }>): string {
+  return tasks.map((t) => `${t.name} (${t.task_id})`).join(', ');
 }
 
 /** A template as the management routes answer it. */

@@ -340,7 +340,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         name: 'scrape with template',
         cron_expression: '0 6 * * *',
         task_type: 'scrape',
-        task_payload: { template_id: id, variables: { sku: 'B 2' } },
+        // By slug.
+        task_payload: { template_id: `daily-${backend}`, variables: { sku: 'B 2' } },
       });
       assert.equal(viaScrape.statusCode, 201, viaScrape.body);
 
@@ -372,6 +373,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         [taskId, viaScrape.json().data.task_id].sort(),
       );
       assert.match(refused.json().message, /daily A1/);
+      const renamed = await t.request('PUT', `/v1/templates/${id}`, { body: { slug: 'another-slug' } });
+      assert.equal(renamed.statusCode, 409, 'a task names the template by its slug');
+      assert.deepEqual(
+        (renamed.json().data.tasks as Array<{ task_id: string }>).map((x) => x.task_id),
+        [viaScrape.json().data.task_id],
+      );
       await t.request('DELETE', `/v1/scheduled-tasks/${taskId}`);
       await t.request('DELETE', `/v1/scheduled-tasks/${viaScrape.json().data.task_id}`);
       assert.equal((await t.request('DELETE', `/v1/templates/${id}`)).statusCode, 200);
