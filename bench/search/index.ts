@@ -27,8 +27,8 @@ import {
   sql,
   type UnknownRow,
 } from 'kysely';
-import { indexPage, SearchIndex } from '../../src/search/index-store.js';
-import { parseQuery } from '../../src/search/query-terms.js';
+import { indexPage, SearchIndex } from '../../src/search-index/index-store.js';
+import { parseQuery } from '../../src/search-index/query-terms.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
 import { prng } from '../crawl/site.js';

@@ -12,6 +12,8 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export const SEARCH_INDEX_MAX_CHARS = 32_000;
 /** Characters of a title that are indexed. */
 const MAX_TITLE_CHARS = 1_000;
+/** Matches a SQLite search ranks at most when there are more: its newest (searchSqlite). */
+const RANK_WINDOW = 10_000;
 /** Tokens of context a snippet holds, about. */
 const SNIPPET_TOKENS = 32;
 
@@ -120,14 +122,38 @@ export class SearchIndex {
 
   private async searchSqlite(ownerId: string, query: IndexQuery): Promise<IndexHit[]> {
     const match = fts5Expression(query.terms);
-    // Ranked ids first; snippets are made for the page of hits only (making one reads and re-tokenizes the text).
-    const top = await sql<{ id: number }>`
+    // The key's rows are read through search_documents_filter (id, owner_id, host, indexed_at, language): a row of
+    // search_documents holds its page's text, a page of the file (and overflow pages for the columns after body).
+    const ranked = (order: 'rank' | 'filtered', from?: number) =>
+      sql<{ id: number }>`
       select d.id as id
-      from search_fts f join search_documents d on d.id = f.rowid
-      where search_fts match ${match} and d.owner_id = ${ownerId} ${this.filters(query)}
-      order by f.rank
+      from search_fts f join search_documents d indexed by search_documents_filter on d.id = f.rowid
+      where search_fts match ${match} ${from !== undefined ? sql`and f.rowid >= ${BigInt(from)}` : sql``}
+        and d.owner_id = ${ownerId} ${this.filters(query)}
+      order by ${order === 'rank' ? sql`f.rank` : sql`bm25(search_fts, 5.0, 1.0)`}
       limit ${query.limit} offset ${query.offset}`.execute(this.db);
+    let top;
+    if (query.terms.sites.length > 0) {
+      // A site holds few of the matches: they are filtered first, so that bm25 is computed for them only (FTS5's own
+      // rank order computes it for every match before the first row reaches the filter).
+      top = await ranked('filtered');
+    } else {
+      // FTS5 computes bm25 for every match of the whole index and sorts them all before the first row comes out (about
+      // 1.3 µs a match: 120 ms for a word in each of 100,000 pages). A query with more than RANK_WINDOW matches ranks
+      // only those from its RANK_WINDOW-th newest on (found in the doclist alone); when they hold less than a page of
+      // the key's hits, all its matches are ranked.
+      const edge = (
+        await sql<{ id: number }>`
+          select rowid as id from search_fts where search_fts match ${match}
+          order by rowid desc limit 1 offset ${RANK_WINDOW - 1}`.execute(this.db)
+      ).rows[0]?.id;
+      if (edge !== undefined) top = await ranked('rank', edge);
+      if (top === undefined || top.rows.length < query.limit) top = await ranked('rank');
+    }
     if (top.rows.length === 0) return [];
+    // Bound as integers (BigInt): better-sqlite3 binds a JS number as a REAL, and FTS5 ignores a REAL rowid constraint
+    // after telling SQLite it applied it; with one id, `rowid in (?)` became `rowid = ?` and the snippets of every
+    // match in the index were made (7–11 s for a word in each of 100,000 pages).
     const ids = top.rows.map((r) => r.id);
     const rows = await sql<{
       id: number;
@@ -141,17 +167,24 @@ export class SearchIndex {
       select d.id as id, d.url as url, d.title as title, d.job_id as job_id, d.indexed_at as indexed_at,
         d.language as language, snippet(search_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) as snippet
       from search_fts f join search_documents d on d.id = f.rowid
-      where search_fts match ${match} and f.rowid in (${sql.join(ids)})`.execute(this.db);
+      where search_fts match ${match} and f.rowid in (${sql.join(ids.map((id) => BigInt(id)))})`.execute(this.db);
     return inOrder(ids, rows.rows);
   }
 
   private async searchPostgres(ownerId: string, query: IndexQuery): Promise<IndexHit[]> {
     const tsquery = postgresQuery(query.terms);
+    // ts_rank reads (and decompresses) the stored tsvector of every row it scores: a common word's 100,000 matches
+    // took 150-800 ms. The key's newest RANK_WINDOW matches are ranked, as SQLite ranks its window.
     const top = await sql<{ id: string }>`
-      select d.id as id
-      from search_documents d
-      where d.tsv @@ (${tsquery}) and d.owner_id = ${ownerId} ${this.filters(query)}
-      order by ts_rank(d.tsv, (${tsquery})) desc, d.id desc
+      with candidates as (
+        select d.id as id, d.tsv as tsv
+        from search_documents d
+        where d.tsv @@ (${tsquery}) and d.owner_id = ${ownerId} ${this.filters(query)}
+        order by d.id desc
+        limit ${RANK_WINDOW}
+      )
+      select id from candidates
+      order by ts_rank(tsv, (${tsquery})) desc, id desc
       limit ${query.limit} offset ${query.offset}`.execute(this.db);
     if (top.rows.length === 0) return [];
     const ids = top.rows.map((r) => Number(r.id));

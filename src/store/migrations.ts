@@ -407,6 +407,13 @@ const migrations: Record<string, Migration> = {
         end`.execute(db);
         // A title term weighs five body terms.
         await sql`insert into search_fts(search_fts, rank) values ('rank', 'bm25(5.0, 1.0)')`.execute(db);
+        // The columns a search filters on, beside the rowid, so that checking a match reads a small index entry
+        // instead of its row (which holds the page's text; language and indexed_at come after it, in overflow pages).
+        await db.schema
+          .createIndex('search_documents_filter')
+          .on('search_documents')
+          .columns(['id', 'owner_id', 'host', 'indexed_at', 'language'])
+          .execute();
       } else {
         // The 'simple' configuration (lower case, no stemming, no stop words) as SQLite's tokenizer does; the title
         // is weighted A, the body B.
