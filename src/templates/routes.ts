@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ownerOf } from '../http/auth.js';
 import { setTemplateRef } from '../http/template-ref.js';
 import type { TemplateUse } from './expand.js';
-import { badRequest } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { TemplateRunner } from './execute.js';
@@ -50,11 +50,18 @@ export function templateExpansion(templates: TemplateService) {
 
 type Params = { ref: string };
 
-/** A template's id or slug from the path: anything longer than either can be is refused before the store is asked. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** A template's id or slug from the path; anything else is the route's 400 before the store is asked. */
 function refOf(request: FastifyRequest<{ Params: Params }>): string {
   const ref = request.params.ref;
-  if (ref.length === 0 || ref.length > 255) throw badRequest('A template reference is its id or its slug');
-  return ref;
+  if (UUID.test(ref)) return ref.toLowerCase();
+  if (SLUG.test(ref)) return ref;
+  throw new ApiError(400, {
+    error: 'Invalid template ID',
+    message: 'Template ID must be a valid UUID, or the template’s slug',
+  });
 }
 
 const versionQuerySchema = z.strictObject({ version: z.coerce.number().int().min(1).optional() });

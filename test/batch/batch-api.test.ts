@@ -249,7 +249,6 @@ describe('batch scrape API', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ urls: [] }, 'urls'],
       [{}, 'urls'],
-      [{ urls: ['https://example.com/'], template_id: 'tpl' }, 'template_id'],
       [{ urls: ['https://example.com/'], formats: ['json'] }, 'json_options'],
       [{ urls: ['https://example.com/'], ocr_options: true }, 'ocr_options'],
       [{ urls: ['https://example.com/'], limit: 5 }, 'limit'],
@@ -260,6 +259,12 @@ describe('batch scrape API', () => {
       assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
       assert.equal(res.json().data.issues[0].field, field, JSON.stringify(body));
     }
+    // A template that is not this key's (test/templates has the rest).
+    const unknown = await t.request('POST', '/v1/batch/scrape', {
+      body: { urls: ['https://example.com/'], template_id: 'tpl' },
+    });
+    assert.equal(unknown.statusCode, 404, unknown.body);
+    assert.equal(unknown.json().message, 'Template not found');
   });
 
   it('answers 400 for bad ids and skips, 404 for unknown or another key’s batch; a crawl id is not a batch', async () => {
