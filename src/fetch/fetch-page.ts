@@ -17,6 +17,7 @@ import { getDirectAgent, getProxyAgent } from './dispatchers.js';
 import { FetchError, toFetchError } from './errors.js';
 import { headersForHop, isHttpUrl, isRedirectStatus, resolveLocation } from './redirects.js';
 import type { FetchedPage, FetchOptions } from './types.js';
+import { untilAborted } from '../util/until-aborted.js';
 
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 // Only encodings decompress.ts can undo.
@@ -93,31 +94,6 @@ async function guardHop(url: URL, options: FetchOptions, viaProxy: boolean): Pro
       throw toFetchError(err, { url: url.href });
     }
   }
-}
-
-/**
- * Settles with `work`, or rejects as soon as `signal` aborts. undici only listens to a request's
- * signal once the request has a connection: one still waiting for a connection (to a proxy that
- * never answers, say) would outlive its deadline. A response that comes after the abort is
- * handed to `late` so its body can be dropped.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, late: (value: T) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) late(value);
-        else resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }
 
 /** Discards a response body without letting a slow or endless one hold the fetch. */

@@ -155,15 +155,7 @@ export class SearchIndex {
     // after telling SQLite it applied it; with one id, `rowid in (?)` became `rowid = ?` and the snippets of every
     // match in the index were made (7–11 s for a word in each of 100,000 pages).
     const ids = top.rows.map((r) => r.id);
-    const rows = await sql<{
-      id: number;
-      url: string;
-      title: string;
-      job_id: string;
-      indexed_at: string;
-      language: string | null;
-      snippet: string;
-    }>`
+    const rows = await sql<HitRow<number>>`
       select d.id as id, d.url as url, d.title as title, d.job_id as job_id, d.indexed_at as indexed_at,
         d.language as language, snippet(search_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) as snippet
       from search_fts f join search_documents d on d.id = f.rowid
@@ -188,15 +180,7 @@ export class SearchIndex {
       limit ${query.limit} offset ${query.offset}`.execute(this.db);
     if (top.rows.length === 0) return [];
     const ids = top.rows.map((r) => Number(r.id));
-    const rows = await sql<{
-      id: string;
-      url: string;
-      title: string;
-      job_id: string;
-      indexed_at: string;
-      language: string | null;
-      snippet: string;
-    }>`
+    const rows = await sql<HitRow<string>>`
       select d.id as id, d.url as url, d.title as title, d.job_id as job_id, d.indexed_at as indexed_at,
         d.language as language,
         ts_headline('simple', d.body, (${tsquery}),
@@ -228,6 +212,17 @@ export class SearchIndex {
   }
 }
 
+/** A hit as the snippet queries read it (PostgreSQL gives a bigint id as a string). */
+interface HitRow<Id> {
+  id: Id;
+  url: string;
+  title: string;
+  job_id: string;
+  indexed_at: string;
+  language: string | null;
+  snippet: string;
+}
+
 /** `%`, `_` and the escape character taken literally in a LIKE pattern. */
 function likeEscaped(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -243,18 +238,7 @@ function postgresQuery(terms: QueryTerms) {
   return sql.join(parts, sql` && `);
 }
 
-function inOrder(
-  ids: readonly number[],
-  rows: ReadonlyArray<{
-    id: number;
-    url: string;
-    title: string;
-    job_id: string;
-    indexed_at: string;
-    language: string | null;
-    snippet: string;
-  }>,
-): IndexHit[] {
+function inOrder(ids: readonly number[], rows: ReadonlyArray<HitRow<number>>): IndexHit[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);

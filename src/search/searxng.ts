@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { BodyTooLargeError, destroyBody, readCappedBody } from '../fetch/body.js';
 import { type SearchEngine, SearchEngineError, type SearchHit, type SearchQuery, type SearchSource } from './engine.js';
+import { untilAborted } from '../util/until-aborted.js';
 
 export interface SearxngEngineOptions {
   /** The instance, with or without a path prefix (`http://searxng:8080/`, `https://host/searxng/`). */
@@ -338,30 +339,6 @@ function cut(value: string, max: number): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Settles with `work`, or rejects as soon as `signal` aborts. undici listens to a request's signal only once the
- * request has a connection, so a connect that hangs would outlive the deadline without this race. A response that
- * comes after the abort goes to `late` so its body is released.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, late: (value: T) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) late(value);
-        else resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
