@@ -1,7 +1,7 @@
 // The embedded search index: pages saved by scrapes, crawls and batch scrapes, searchable by their key with the
 // database's own full-text engine (SQLite FTS5, PostgreSQL tsvector + GIN). docs/search.md states the rules.
 import { createHash } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { fts5Expression, type QueryTerms, type Term } from './query-terms.js';
@@ -66,10 +66,10 @@ function hostOf(url: string): string {
   }
 }
 
-/** Collapses runs of whitespace and cuts at the limit without splitting a surrogate pair. */
+/** Collapses runs of whitespace (and drops NULs, which PostgreSQL text refuses) and cuts at the limit, whole pairs. */
 function bounded(text: string, max: number): string {
   const flat = text.length > max * 2 ? text.slice(0, max * 2) : text;
-  const collapsed = flat.replace(/\s+/g, ' ').trim();
+  const collapsed = flat.replaceAll('\u0000', '').replace(/\s+/g, ' ').trim();
   if (collapsed.length <= max) return collapsed;
   const cut = collapsed.charCodeAt(max - 1);
   return collapsed.slice(0, cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max);
@@ -81,6 +81,11 @@ function bounded(text: string, max: number): string {
  */
 export async function indexPage(trx: Executor, page: IndexablePage): Promise<void> {
   const hash = urlHash(page.url);
+  // PostgreSQL: two transactions saving one URL for one key (two crawls, a scrape and a crawl) would both find no
+  // earlier copy and both insert; a lock on (key, URL) for the rest of the transaction serializes them. SQLite has one
+  // writer at a time.
+  if (!(trx.getExecutor().adapter instanceof SqliteAdapter))
+    await sql`select pg_advisory_xact_lock(hashtext(${`${page.ownerId}|${hash}`}))`.execute(trx);
   await trx.deleteFrom('search_documents').where('owner_id', '=', page.ownerId).where('url_hash', '=', hash).execute();
   await trx
     .insertInto('search_documents')

@@ -6,10 +6,10 @@ import type { Database } from '../store/schema.js';
 import { searchEvents } from './events.js';
 
 /**
- * A search runs within its request (the engine's timeout, then its scrapes, each within its own `timeout`): one still
- * pending after this long was cut off.
+ * A search runs within its request: the engine's timeout (SEARXNG_TIMEOUT_MS, at most 10 minutes), then its scrapes
+ * (at most 5 minutes together). One still pending after 20 minutes was cut off.
  */
-export const INTERRUPTED_SEARCH_MS = 15 * 60_000;
+export const INTERRUPTED_SEARCH_MS = 20 * 60_000;
 
 /** Fails a search that is still pending, with its search.failed event; false if it had ended meanwhile. */
 export function failInterruptedSearch(

@@ -224,13 +224,20 @@ export class SearchService {
     signal: AbortSignal | undefined,
   ): Promise<SearchResultItem[]> {
     const deadline = AbortSignal.timeout(SEARCH_SCRAPE_DEADLINE_MS);
-    const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    // The store failing under one result fails the search (503): the others stop with it.
+    const storeDown = new AbortController();
+    const stop = AbortSignal.any([deadline, storeDown.signal, ...(signal ? [signal] : [])]);
     const results: SearchResultItem[] = new Array<SearchResultItem>(hits.length);
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < hits.length; i = next++) {
         const hit = hits[i] as SearchHit;
-        results[i] = await this.scrapeOne(ownerId, jobId, hit, options, stop, deadline);
+        try {
+          results[i] = await this.scrapeOne(ownerId, jobId, hit, options, stop, deadline);
+        } catch (error) {
+          storeDown.abort(error);
+          throw error;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.deps.scrapeConcurrency, hits.length) }, worker));

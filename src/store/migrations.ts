@@ -415,9 +415,11 @@ const migrations: Record<string, Migration> = {
           .columns(['id', 'owner_id', 'host', 'indexed_at', 'language'])
           .execute();
       } else {
-        // The 'simple' configuration (lower case, no stemming, no stop words) as SQLite's tokenizer does; the title
-        // is weighted A, the body B.
-        await sql`alter table search_documents add column tsv tsvector generated always as (setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B')) stored`.execute(
+        // The 'simple' configuration (lower case, no stemming, no stop words) as SQLite's tokenizer does, on the text
+        // split at every non-alphanumeric character first: PostgreSQL's parser keeps `node.js`, `example.com` or
+        // `3.14` whole, while queries are split into their words (src/search-index/query-terms.ts). The title is
+        // weighted A, the body B.
+        await sql`alter table search_documents add column tsv tsvector generated always as (setweight(to_tsvector('simple', regexp_replace(title, '[^[:alnum:]]+', ' ', 'g')), 'A') || setweight(to_tsvector('simple', regexp_replace(body, '[^[:alnum:]]+', ' ', 'g')), 'B')) stored`.execute(
           db,
         );
         await sql`create index search_documents_tsv on search_documents using gin (tsv)`.execute(db);

@@ -10,6 +10,9 @@ export type VariableValue = string | number | boolean;
 /** Where a template is used: the request it becomes (batch scrapes take scrape templates). */
 export type TemplateUse = 'scrape' | 'crawl' | 'search' | 'batch_scrape';
 
+/** The largest request a template may expand into (characters of its JSON), as a direct request's body limit. */
+const MAX_EXPANDED_CHARS = 1024 * 1024;
+
 // `{{ name }}`: a bounded class and no nested quantifier, so matching is linear.
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
@@ -71,8 +74,12 @@ export function resolveVariables(
   issues: ValidationIssue[],
 ): Map<string, VariableValue> {
   const values = new Map<string, VariableValue>();
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    issues.push({ field: 'variables', code: 'invalid_type', message: 'Must be an object of variable values' });
+    return values;
+  }
   for (const [name, value] of Object.entries(given ?? {})) {
-    const spec = declared[name];
+    const spec = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!spec) {
       const names = Object.keys(declared);
       issues.push({
@@ -88,7 +95,7 @@ export function resolveVariables(
     else values.set(name, checked.value);
   }
   for (const [name, spec] of Object.entries(declared)) {
-    if (values.has(name) || (given && name in given)) continue;
+    if (values.has(name) || (given && Object.hasOwn(given, name))) continue;
     if (spec.defaultValue !== undefined) values.set(name, spec.defaultValue);
     else if (spec.required === true)
       issues.push({ field: `variables.${name}`, code: 'custom', message: `The template needs the variable '${name}'` });
@@ -106,7 +113,7 @@ export function declarationIssues(content: Pick<TemplateContent, 'variables' | '
       issues.push({ field: `variables.${name}.defaultValue`, code: 'invalid_type', message: checked.problem });
   }
   for (const name of placeholdersIn(content.req_options)) {
-    if (!(name in content.variables))
+    if (!Object.hasOwn(content.variables, name))
       issues.push({
         field: 'req_options',
         code: 'custom',
@@ -239,6 +246,15 @@ export function expandTemplate(
   const merged = mergeOver(use === 'batch_scrape' ? withoutKey(content.req_options, 'url') : content.req_options, own);
   const filling = { values, declared: new Set(Object.keys(content.variables)) };
   const body = fill(merged, filling, URL_KEYS[use]) as Record<string, unknown>;
+  // Placeholders can multiply a template's 64 KB (a 2,000-character value in every one of 10,000 of them).
+  if (JSON.stringify(body).length > MAX_EXPANDED_CHARS) {
+    issues.push({
+      field: 'variables',
+      code: 'too_big',
+      message: `The expanded request is over ${MAX_EXPANDED_CHARS / 1024} KB`,
+    });
+    return { body: {}, issues };
+  }
   if (content.allowed_domains) issues.push(...domainIssues(body, use, domainMatcher(content.allowed_domains)));
   return { body, issues };
 }

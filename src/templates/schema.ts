@@ -24,6 +24,7 @@ export const TEMPLATE_LIMITS = {
 /** A variable's name: what `{{name}}` placeholders refer to. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Hostname globs: letters, digits, dots, hyphens and the wildcards `*` and `?`. */
 const DOMAIN_PATTERN = /^[A-Za-z0-9.*?-]+$/;
 
@@ -53,7 +54,11 @@ export type AllowedDomains = z.infer<typeof allowedDomainsSchema>;
 
 const fields = {
   name: z.string().trim().min(1).max(255),
-  slug: z.string().regex(SLUG, 'Lower-case letters, digits and inner hyphens, 1 to 64 characters').nullable(),
+  slug: z
+    .string()
+    .regex(SLUG, 'Lower-case letters, digits and inner hyphens, 1 to 64 characters')
+    .refine((slug) => !UUID_SHAPE.test(slug), { message: 'A slug cannot look like a template id (a UUID)' })
+    .nullable(),
   description: z.string().max(10_000).nullable(),
   tags: z.array(z.string().min(1).max(50)).max(TEMPLATE_LIMITS.maxTags),
   template_type: z.enum(TEMPLATE_TYPES),

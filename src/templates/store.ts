@@ -157,8 +157,10 @@ export class TemplateStore {
 
   async delete(id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('template_versions').where('template_id', '=', id).execute();
+      // The row first: an update racing this delete holds (or waits for) the row's lock, so its new version is
+      // committed before the versions are deleted, or it finds no row to move.
       await trx.deleteFrom('templates').where('id', '=', id).execute();
+      await trx.deleteFrom('template_versions').where('template_id', '=', id).execute();
     });
   }
 }

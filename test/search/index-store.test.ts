@@ -66,7 +66,7 @@ for (const make of allDatabases()) {
         page({
           url: 'https://www.news.example/markets',
           title: 'Markets today',
-          text: 'Copper prices rose on Tuesday while the café on Main Street served its 10,000th espresso.',
+          text: 'Copper prices rose on Tuesday while the café on Main Street served its 10,000th espresso. Built with node.js 3.14 at example.com.',
           language: 'en',
           indexedAt: '2026-11-25T10:00:00.000Z',
           jobId: 'job-3',
@@ -143,6 +143,13 @@ for (const make of allDatabases()) {
         (await search('kettle -induction')).map((h) => h.url),
         ['https://blog.example/tea'],
       );
+      // Dotted words are their parts on both databases (PostgreSQL's own parser would keep them whole).
+      for (const dotted of ['node.js', 'example.com', '3.14', 'example'])
+        assert.deepEqual(
+          (await search(dotted)).map((h) => h.url),
+          ['https://www.news.example/markets'],
+          dotted,
+        );
       // FTS5 and tsquery operators in user text are words, never syntax.
       for (const hostile of [
         'kettle OR secret',

@@ -114,6 +114,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         [{ ...base, allowed_domains: { type: 'glob', patterns: ['(a+)+'] } }, 'allowed_domains.patterns.0'],
         [{ ...base, template_type: 'monitor' }, 'template_type'],
         [{ ...base, slug: 'Not A Slug' }, 'slug'],
+        [{ ...base, slug: '0f8fad5b-d9cb-469f-a165-70867728950e' }, 'slug'],
+        [{ ...base, req_options: { ...base.req_options, wait_for: '{{constructor}}' } }, 'req_options'],
         [{ ...base, req_options: { ...base.req_options, include_tags: ['x'.repeat(70_000)] } }, ''],
       ];
       for (const [body, field] of cases) {
@@ -165,6 +167,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         [{ template_id: id, variables: { sku: 'A1' }, formats: ['nope'] }, 'formats.0', 400],
         [{ template_id: id, variables: { sku: 'A1' }, url: 'https://elsewhere.example/x' }, 'url', 400],
         [{ template_id: id, variables: 'sku=A1' }, 'variables', 400],
+        [{ template_id: id, variables: { sku: 'A1', toString: 'x' } }, 'variables.toString', 400],
+        [{ template_id: id, variables: { sku: 'A1', constructor: 'x' } }, 'variables.constructor', 400],
       ];
       for (const [body, field, status] of cases) {
         const res = await post('/v1/scrape', body);
