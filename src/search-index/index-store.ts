@@ -5,6 +5,7 @@ import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { fts5Expression, type QueryTerms, type Term } from './query-terms.js';
+import { cutUtf16 } from '../util/text.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -69,10 +70,7 @@ function hostOf(url: string): string {
 /** Collapses runs of whitespace (and drops NULs, which PostgreSQL text refuses) and cuts at the limit, whole pairs. */
 function bounded(text: string, max: number): string {
   const flat = text.length > max * 2 ? text.slice(0, max * 2) : text;
-  const collapsed = flat.replaceAll('\u0000', '').replace(/\s+/g, ' ').trim();
-  if (collapsed.length <= max) return collapsed;
-  const cut = collapsed.charCodeAt(max - 1);
-  return collapsed.slice(0, cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max);
+  return cutUtf16(flat.replaceAll('\u0000', '').replace(/\s+/g, ' ').trim(), max);
 }
 
 /**

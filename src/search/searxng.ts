@@ -8,6 +8,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { BodyTooLargeError, destroyBody, readCappedBody } from '../fetch/body.js';
 import { type SearchEngine, SearchEngineError, type SearchHit, type SearchQuery, type SearchSource } from './engine.js';
 import { untilAborted } from '../util/until-aborted.js';
+import { cutUtf16 as cut, isRecord } from '../util/text.js';
 
 export interface SearxngEngineOptions {
   /** The instance, with or without a path prefix (`http://searxng:8080/`, `https://host/searxng/`). */
@@ -327,18 +328,6 @@ function httpUrl(value: unknown, base?: string): string | undefined {
 /** A string field trimmed and cut to `max`; anything else (a number, null, an object) is ''. */
 function text(value: unknown, max: number): string {
   return typeof value === 'string' ? cut(value.trim(), max) : '';
-}
-
-/** At most `max` UTF-16 units, never ending in half a surrogate pair. */
-function cut(value: string, max: number): string {
-  if (value.length <= max) return value;
-  const head = value.slice(0, max);
-  const last = head.charCodeAt(head.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);

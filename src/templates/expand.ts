@@ -4,6 +4,7 @@
 import type { ValidationIssue } from '../domain/errors.js';
 import { LinearRegex } from '../util/linear-regex.js';
 import { type AllowedDomains, TEMPLATE_LIMITS, type TemplateContent, type VariableSpec } from './schema.js';
+import { isRecord } from '../util/text.js';
 
 export type VariableValue = string | number | boolean;
 
@@ -179,14 +180,10 @@ export function mergeOver(base: Record<string, unknown>, own: Record<string, unk
   for (const [key, value] of Object.entries(own)) {
     if (value === undefined) continue;
     const under = merged[key];
-    if (key === 'scrape_options' && isObject(under) && isObject(value)) merged[key] = { ...under, ...value };
+    if (key === 'scrape_options' && isRecord(under) && isRecord(value)) merged[key] = { ...under, ...value };
     else merged[key] = value;
   }
   return merged;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Compiles the allowed domains once: a hostname test. Globs run on the linear-time matcher. */

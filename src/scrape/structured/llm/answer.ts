@@ -3,6 +3,7 @@
 // Qwen 3 on Ollama) put their <think> block in the content.
 import type { ValidateFunction } from 'ajv';
 import { describeErrors } from '../schema.js';
+import { isRecord } from '../../../util/text.js';
 
 export type AnswerCheck = { ok: true; json: Record<string, unknown> } | { ok: false; problem: string };
 
@@ -54,15 +55,11 @@ export function parseJsonAnswer(answer: string): { ok: true; value: unknown } | 
   return object === undefined ? { ok: false } : { ok: true, value: JSON.parse(object) as unknown };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** The answer as the page's json, or what is wrong with it (for the repair prompt and the error). */
 export function checkAnswer(answer: string, validate: ValidateFunction | undefined): AnswerCheck {
   const parsed = parseJsonAnswer(answer);
   if (!parsed.ok) return { ok: false, problem: 'the answer is not JSON' };
-  if (!isPlainObject(parsed.value)) return { ok: false, problem: 'the answer is not a JSON object' };
+  if (!isRecord(parsed.value)) return { ok: false, problem: 'the answer is not a JSON object' };
   if (validate && !validate(parsed.value)) {
     return { ok: false, problem: `the object does not match the schema: ${describeErrors(validate.errors)}` };
   }

@@ -1,6 +1,7 @@
 // Cuts the page content to the input budget. The caller puts the main content first, so what is cut is
 // the least useful end; the cut falls on a paragraph or line boundary so the model never sees half a
 // sentence as if it were the page's last word.
+import { cutUtf16 } from '../../../util/text.js';
 
 /** A boundary earlier than this share of the budget wastes too much of it; the next finer cut is used then. */
 const MIN_KEPT_SHARE = 0.5;
@@ -22,7 +23,5 @@ export function cutToBudget(content: string, maxChars: number): { content: strin
   const line = head.lastIndexOf('\n');
   if (line >= minimum && line > 0) return { content: head.slice(0, line).trimEnd(), truncated: true };
   // No boundary in reach: cut at the budget, but not between the two halves of a surrogate pair.
-  const last = head.charCodeAt(head.length - 1);
-  const hard = last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
-  return { content: hard, truncated: true };
+  return { content: cutUtf16(content, maxChars), truncated: true };
 }
