@@ -77,6 +77,11 @@ export function invalidApiKey(): ApiError {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A UUID in any case (the ids of jobs, tasks, webhooks and templates). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /** A path id as stored (lower case), or the 400 "Invalid <thing> ID" when it is not a UUID. */
 export function uuidParam(value: string | undefined, thing: string): string {
   if (value === undefined || !UUID.test(value)) throw invalidId(thing);

@@ -7,6 +7,7 @@ import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 import { taskEvents } from './events.js';
+import { templateIdOf, type TaskType } from './schema.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -69,9 +70,7 @@ export async function tasksUsingTemplate(
     .execute();
   return rows
     .filter((row) => {
-      const payload = JSON.parse(row.task_payload) as Record<string, unknown>;
-      const options = payload.options as Record<string, unknown> | undefined;
-      const named = row.task_type === 'crawl' ? options?.template_id : payload.template_id;
+      const named = templateIdOf(row.task_type as TaskType, JSON.parse(row.task_payload));
       return typeof named === 'string' && refs.includes(named);
     })
     .map((row) => ({ task_id: row.id, name: row.name }));

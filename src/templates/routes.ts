@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ownerOf } from '../http/auth.js';
 import { setTemplateRef } from '../http/template-ref.js';
 import type { TemplateUse } from './expand.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, isUuid } from '../http/errors.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
 import type { TemplateRunner } from './execute.js';
@@ -17,10 +17,12 @@ import {
   type ExecuteTemplateBody,
   executeTemplateSchema,
   listTemplatesQuerySchema,
+  SLUG,
   type UpdateTemplateBody,
   updateTemplateSchema,
 } from './schema.js';
 import { templateSpec, templateView, type TemplateService } from './service.js';
+import { isRecord } from '../util/text.js';
 
 const USES: Readonly<Record<string, TemplateUse>> = {
   '/v1/scrape': 'scrape',
@@ -29,19 +31,15 @@ const USES: Readonly<Record<string, TemplateUse>> = {
   '/v1/search': 'search',
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function templateExpansion(templates: TemplateService) {
   return async (request: FastifyRequest): Promise<void> => {
     if (request.method !== 'POST') return;
     const use = USES[request.routeOptions.url ?? ''];
-    if (use === undefined || !isObject(request.body)) return;
+    if (use === undefined || !isRecord(request.body)) return;
     const { template_id: templateId, variables, ...own } = request.body;
     // Anything else (absent, not a string, variables not an object) is left to the route's validation to refuse.
     if (typeof templateId !== 'string' || templateId === '' || templateId.length > 255) return;
-    if (variables !== undefined && !isObject(variables)) return;
+    if (variables !== undefined && !isRecord(variables)) return;
     const { body, template } = await templates.resolve(ownerOf(request), templateId, use, own, variables);
     request.body = body;
     setTemplateRef(request, template);
@@ -50,13 +48,10 @@ export function templateExpansion(templates: TemplateService) {
 
 type Params = { ref: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-
 /** A template's id or slug from the path; anything else is the route's 400 before the store is asked. */
 function refOf(request: FastifyRequest<{ Params: Params }>): string {
   const ref = request.params.ref;
-  if (UUID.test(ref)) return ref.toLowerCase();
+  if (isUuid(ref)) return ref.toLowerCase();
   if (SLUG.test(ref)) return ref;
   throw new ApiError(400, {
     error: 'Invalid template ID',

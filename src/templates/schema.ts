@@ -23,7 +23,8 @@ export const TEMPLATE_LIMITS = {
 
 /** A variable's name: what `{{name}}` placeholders refer to. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** A template's slug: what a caller may name it by instead of its id. */
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Hostname globs: letters, digits, dots, hyphens and the wildcards `*` and `?`. */
 const DOMAIN_PATTERN = /^[A-Za-z0-9.*?-]+$/;
