@@ -47,6 +47,11 @@ import { TestRateLimit } from './webhooks/test-rate-limit.js';
 import { WebhookService } from './webhooks/service.js';
 import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { taskRoutes } from './tasks/routes.js';
+import { CheckRunner } from './monitors/check-runner.js';
+import { notificationLookup } from './monitors/notifications.js';
+import { monitorRoutes } from './monitors/routes.js';
+import { MonitorService } from './monitors/service.js';
+import { MonitorStore } from './monitors/store.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { TaskService } from './tasks/service.js';
 import { connectionErrorLogger } from './store/connection-errors.js';
@@ -66,6 +71,8 @@ export interface App {
   runner: CrawlRunner | undefined;
   dispatcher: WebhookDispatcher | undefined;
   scheduler: Scheduler | undefined;
+  /** Runs monitor checks (worker role). */
+  monitorChecks: CheckRunner | undefined;
   /**
    * Clean-up of expired data and of interrupted scrapes, every 10 minutes; like the three above, only in the worker
    * role.
@@ -307,6 +314,29 @@ export async function createApp(options: AppOptions): Promise<App> {
       onChange: () => scheduler?.notify(),
       outbox,
     });
+    const monitorStore = new MonitorStore(db.kysely, outbox);
+    const checkRunner = roles.worker
+      ? new CheckRunner({
+          store: monitorStore,
+          pipeline,
+          clock,
+          logger,
+          concurrency: config.monitorCheckConcurrency,
+          pollMs: config.monitorPollMs,
+          leaseMs: config.monitorCheckLeaseMs,
+          ...(llm ? { llm } : {}),
+          onCheckEnded: () => scheduler?.notify(),
+        })
+      : undefined;
+    const monitors = new MonitorService({
+      store: monitorStore,
+      clock,
+      tasks,
+      capabilities,
+      targets: { allowPrivate: config.allowLocalTargets },
+      onCheckQueued: () => checkRunner?.notify(),
+      onScheduleChanged: () => scheduler?.notify(),
+    });
     const scheduler = roles.worker
       ? new Scheduler({
           db: db.kysely,
@@ -321,6 +351,15 @@ export async function createApp(options: AppOptions): Promise<App> {
           staleScrapeMs: INTERRUPTED_SCRAPE_MS,
           staleSearchMs: INTERRUPTED_SEARCH_MS,
           outbox,
+          monitorChecks: {
+            queue: async (task, execution) => {
+              const monitor = await monitorStore.byTaskId(task.id);
+              if (!monitor) throw new Error('The monitor of this task was deleted');
+              await monitorStore.queueScheduledCheck(monitor, execution, clock().toISOString());
+              checkRunner?.notify();
+            },
+            states: (ids) => monitorStore.states(ids),
+          },
         })
       : undefined;
     const server = await buildServer({
@@ -346,6 +385,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),
         taskRoutes(tasks),
+        monitorRoutes(monitors, notificationLookup(db.kysely)),
       ],
     });
     // Background work, like the loops below: an api-only process leaves it to the workers on its store.
@@ -364,6 +404,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     runner?.start();
     dispatcher?.start();
     scheduler?.start();
+    checkRunner?.start();
     return {
       server,
       db,
@@ -371,6 +412,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       runner,
       dispatcher,
       scheduler,
+      monitorChecks: checkRunner,
       sweeper,
       outbox,
       browser: browserPool,
@@ -379,6 +421,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         // Stop taking requests first, then let the worker finish the pages it holds.
         await server.close();
         await scheduler?.stop();
+        await checkRunner?.stop();
         await runner?.stop();
         await dispatcher?.stop();
         await closeWebhookAgents();

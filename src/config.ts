@@ -175,6 +175,9 @@ const envSchema = z.object({
   SEARXNG_URL: optionalUrl(['http:', 'https:']),
   SEARXNG_TIMEOUT_MS: int(10_000, 100, 600_000),
   SEARCH_SCRAPE_CONCURRENCY: int(5, 1, 100),
+  MONITOR_CHECK_CONCURRENCY: int(16, 1, 1000),
+  MONITOR_POLL_MS: int(1000, 10, 60_000),
+  MONITOR_CHECK_LEASE_MS: int(60_000, 1000, 3_600_000),
 });
 
 export type Config = {
@@ -257,6 +260,12 @@ export type Config = {
   searxngTimeoutMs: number;
   /** Results of one search scraped at once (with scrape_options). */
   searchScrapeConcurrency: number;
+  /** Monitor checks one worker runs at once. */
+  monitorCheckConcurrency: number;
+  /** How often a worker looks for monitor checks queued by other processes. */
+  monitorPollMs: number;
+  /** How long a check stays leased without its runner renewing it (a dead runner's check is retried after it). */
+  monitorCheckLeaseMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -366,5 +375,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searxngUrl: e.SEARXNG_URL,
     searxngTimeoutMs: e.SEARXNG_TIMEOUT_MS,
     searchScrapeConcurrency: e.SEARCH_SCRAPE_CONCURRENCY,
+    monitorCheckConcurrency: e.MONITOR_CHECK_CONCURRENCY,
+    monitorPollMs: e.MONITOR_POLL_MS,
+    monitorCheckLeaseMs: e.MONITOR_CHECK_LEASE_MS,
   };
 }

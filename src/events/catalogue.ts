@@ -50,12 +50,7 @@ export type EventType = (typeof EVENTS)[number]['name'];
  * Catalogued types that nothing emits yet: the capabilities that will emit them are not built
  * (docs/webhooks.md says so). A subscription may name them and will receive them once they are.
  */
-export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
-  'monitor.check.completed',
-  'monitor.changed',
-  'monitor.price.changed',
-  'monitor.error',
-]);
+export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([]);
 
 export const EVENT_NAMES: ReadonlySet<string> = new Set(EVENTS.map((e) => e.name));
 

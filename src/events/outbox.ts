@@ -99,6 +99,24 @@ export async function readEvents(
   }));
 }
 
+/** The newest `limit` events about one subject of an owner, newest first (ids, types and payloads). */
+export async function newestEventsOfSubject(
+  db: Kysely<Database>,
+  ownerId: string,
+  subjectId: string,
+  limit: number,
+): Promise<Array<{ id: string; type: string; payload: Record<string, unknown> }>> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload'])
+    .where('subject_id', '=', subjectId)
+    .where('owner_id', '=', ownerId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, type: r.type, payload: JSON.parse(r.payload) as Record<string, unknown> }));
+}
+
 /** An event not yet turned into webhook deliveries, with what its deliveries are made of. */
 export type UndispatchedEvent = Pick<
   Selectable<EventTable>,

@@ -7,7 +7,10 @@ export interface Judgment {
   confidence: 'low' | 'medium' | 'high';
   reason: string;
   status: 'complete';
-  source: 'rules';
+  /** `rules`: the built-in judgment; `model`: the configured model's, against the monitor's goal. */
+  source: 'rules' | 'model';
+  /** Why the model's judgment is missing, when one was asked for and the rules answered instead. */
+  model_error?: string;
 }
 
 const NUMBER = /\d+(?:[.,]\d+)*/g;

@@ -56,7 +56,7 @@ const selector = z
   .max(1000)
   .refine((s) => isValidCssSelector(s), { message: 'Not a valid CSS selector' });
 
-const selectorList = z.array(selector).max(100);
+export const selectorList = z.array(selector).max(100);
 
 const waitForSelectorEntry = z.union([
   z.string().min(1).max(1000),

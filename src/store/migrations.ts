@@ -460,6 +460,124 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0011_monitors': {
+    async up(db: Kysely<unknown>) {
+      // A monitor (docs/monitors.md) owns a scheduled task (task_type "monitor") that fires its checks; its settings
+      // are JSON as the client sent them.
+      await db.schema
+        .createTable('monitors')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('monitor_type', 'text', (c) => c.notNull())
+        .addColumn('targets', 'text', (c) => c.notNull())
+        .addColumn('goal', 'text')
+        .addColumn('track_mode', 'text', (c) => c.notNull())
+        .addColumn('extract_schema', 'text')
+        .addColumn('diff_options', 'text')
+        .addColumn('notify_options', 'text')
+        .addColumn('tags', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('check_seq', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('snapshot_seq', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_check_state', 'text')
+        .addColumn('last_check_error', 'text')
+        .addColumn('last_check_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('monitors_owner').on('monitors').columns(['owner_id', 'created_at']).execute();
+      // A check is the durable unit of work: leased by one runner, committed once with its snapshot, changes and
+      // events (docs/monitors.md, "Exactly once").
+      await db.schema
+        .createTable('monitor_checks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('monitor_id', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('execution_id', 'text', (c) => c.unique())
+        .addColumn('sequence_number', 'integer', (c) => c.notNull())
+        .addColumn('monitor_revision', 'integer', (c) => c.notNull())
+        .addColumn('triggered_by', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('result_status', 'text')
+        .addColumn('source_error', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_error', 'text')
+        .addColumn('lease_token', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('processed_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('monitor_checks_monitor')
+        .on('monitor_checks')
+        .columns(['monitor_id', 'sequence_number'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('monitor_checks_state')
+        .on('monitor_checks')
+        .columns(['state', 'lease_until'])
+        .execute();
+      await db.schema
+        .createTable('monitor_snapshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('monitor_id', 'text', (c) => c.notNull())
+        .addColumn('check_id', 'text')
+        .addColumn('execution_id', 'text')
+        .addColumn('monitor_revision', 'integer', (c) => c.notNull())
+        .addColumn('sequence_number', 'integer', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .addColumn('content_complete', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('content', 'text')
+        .addColumn('content_length', 'integer', (c) => c.notNull())
+        .addColumn('extracted', 'text')
+        .addColumn('captured_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('monitor_snapshots_monitor')
+        .on('monitor_snapshots')
+        .columns(['monitor_id', 'sequence_number'])
+        .unique()
+        .execute();
+      await db.schema
+        .createTable('monitor_changes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('monitor_id', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('check_id', 'text')
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('change_type', 'text', (c) => c.notNull())
+        .addColumn('from_snapshot_id', 'text')
+        .addColumn('to_snapshot_id', 'text')
+        .addColumn('diff_text', 'text')
+        .addColumn('diff_text_truncated', 'integer', (c) => c.notNull())
+        .addColumn('diff_json', 'text')
+        .addColumn('judgment', 'text')
+        .addColumn('notified', 'integer', (c) => c.notNull())
+        .addColumn('notification_status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('monitor_changes_monitor')
+        .on('monitor_changes')
+        .columns(['monitor_id', 'created_at', 'id'])
+        .execute();
+      // A monitor's notifications are the deliveries of the events about it.
+      await db.schema.createIndex('events_subject').on('events').columns(['subject_id', 'seq']).execute();
+      await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+      await db.schema
+        .createIndex('monitor_changes_owner')
+        .on('monitor_changes')
+        .columns(['owner_id', 'created_at', 'id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -212,6 +212,92 @@ export interface Database {
   search_documents: SearchDocumentTable;
   templates: TemplateTable;
   template_versions: TemplateVersionTable;
+  monitors: MonitorTable;
+  monitor_checks: MonitorCheckTable;
+  monitor_snapshots: MonitorSnapshotTable;
+  monitor_changes: MonitorChangeTable;
+}
+
+/** JSON columns hold what the client sent (targets, extract_schema, diff_options, notify_options, tags, metadata). */
+export interface MonitorTable {
+  id: string;
+  owner_id: string;
+  task_id: string;
+  name: string;
+  description: string | null;
+  monitor_type: string;
+  targets: string;
+  goal: string | null;
+  track_mode: string;
+  extract_schema: string | null;
+  diff_options: string | null;
+  notify_options: string | null;
+  tags: string | null;
+  metadata: string | null;
+  revision: number;
+  check_seq: number;
+  snapshot_seq: number;
+  last_check_state: string | null;
+  last_check_error: string | null;
+  last_check_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MonitorCheckTable {
+  id: string;
+  monitor_id: string;
+  owner_id: string;
+  execution_id: string | null;
+  sequence_number: number;
+  monitor_revision: number;
+  triggered_by: string;
+  /** pending → processing (leased) → completed | failed. */
+  state: string;
+  result_status: string | null;
+  source_error: string | null;
+  attempts: number;
+  last_error: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  created_at: string;
+  processed_at: string | null;
+}
+
+export interface MonitorSnapshotTable {
+  id: string;
+  monitor_id: string;
+  check_id: string | null;
+  execution_id: string | null;
+  monitor_revision: number;
+  sequence_number: number;
+  url: string;
+  content_hash: string;
+  content_complete: number;
+  status: string;
+  /** The normalized text compared, one block per line (bounded, docs/monitors.md). */
+  content: string | null;
+  content_length: number;
+  extracted: string | null;
+  captured_at: string;
+}
+
+export interface MonitorChangeTable {
+  id: string;
+  monitor_id: string;
+  owner_id: string;
+  check_id: string | null;
+  url: string;
+  change_type: string;
+  from_snapshot_id: string | null;
+  to_snapshot_id: string | null;
+  diff_text: string | null;
+  diff_text_truncated: number;
+  diff_json: string | null;
+  judgment: string | null;
+  notified: number;
+  notification_status: string;
+  created_at: string;
 }
 
 export interface TemplateTable {

@@ -28,6 +28,18 @@ import {
   TaskStore,
 } from './task-store.js';
 import type { ExecutionRow, TaskRow } from './views.js';
+import { MONITOR_TASK_TYPE } from './schema.js';
+
+/**
+ * The checks of monitor tasks (task_type "monitor"), kept by src/monitors: the scheduler fires them like any task,
+ * hands each execution to this queue, and ends the execution when its check ended.
+ */
+export interface MonitorCheckQueue {
+  queue(task: TaskRow, execution: ExecutionRow): Promise<void>;
+  states(
+    checkIds: readonly string[],
+  ): Promise<Map<string, { state: 'pending' | 'processing' | 'completed' | 'failed'; error: string | null }>>;
+}
 
 export const AUTO_PAUSE_AFTER = 5;
 export const MAX_QUEUED = 10;
@@ -52,6 +64,8 @@ export interface SchedulerOptions {
   staleSearchMs: number;
   /** The app's outbox signal, given with every event recorded. */
   outbox: OutboxSignal;
+  /** Where monitor tasks' executions go (absent: they fail, as a task type this process cannot run). */
+  monitorChecks?: MonitorCheckQueue;
 }
 
 type Trx = Transaction<Database>;
@@ -244,6 +258,12 @@ export class Scheduler {
   }
 
   private async startJob(task: TaskRow, execution: ExecutionRow): Promise<void> {
+    if (task.task_type === MONITOR_TASK_TYPE) {
+      if (!this.o.monitorChecks) throw new Error('This process cannot run monitor checks');
+      // The check is the job: reconcile() ends the execution when the check runner committed it.
+      await this.o.monitorChecks.queue(task, execution);
+      return;
+    }
     const payload = JSON.parse(task.task_payload) as Record<string, unknown>;
     // Its template expanded as it is now (a template may have a new version since the task was saved); a payload that
     // no longer makes a valid request fails this execution with the reason.
@@ -278,12 +298,27 @@ export class Scheduler {
       const running = await this.store.runningExecutions(after, RECONCILE_PAGE);
       if (running.length === 0) return;
       after = (running.at(-1) as (typeof running)[number]).id;
-      const jobIds = running.flatMap((e) => (e.job_uuid === null ? [] : [e.job_uuid]));
-      const jobs = new Map((await jobsByIds(this.o.db, jobIds)).map((j) => [j.id, j]));
+      const isCheck = (e: (typeof running)[number]) => e.job_kind === MONITOR_TASK_TYPE;
+      const ids = (list: typeof running) => list.flatMap((e) => (e.job_uuid === null ? [] : [e.job_uuid]));
+      const jobs = new Map((await jobsByIds(this.o.db, ids(running.filter((e) => !isCheck(e))))).map((j) => [j.id, j]));
+      const checkIds = ids(running.filter(isCheck));
+      const checks =
+        checkIds.length > 0 && this.o.monitorChecks ? await this.o.monitorChecks.states(checkIds) : new Map();
       for (const execution of running) {
-        const job = execution.job_uuid === null ? undefined : jobs.get(execution.job_uuid);
+        const key = execution.job_uuid ?? '';
+        const job = jobs.get(key);
+        const check = isCheck(execution) ? checks.get(key) : undefined;
         if (job) await this.reconcileWithJob(execution.id, job, now);
-        else await this.endIfStranded(execution, now);
+        else if (check) {
+          if (check.state === 'completed')
+            await this.finish(execution.id, { status: 'completed', error: null, jobStatus: 'completed' });
+          else if (check.state === 'failed')
+            await this.finish(execution.id, {
+              status: 'failed',
+              error: check.error ?? 'The check failed',
+              jobStatus: 'failed',
+            });
+        } else await this.endIfStranded(execution, now);
       }
       if (running.length < RECONCILE_PAGE) return;
     }

@@ -8,6 +8,8 @@ import { toValidationIssues } from '../domain/zod-issues.js';
 import { isValidTimeZone, validateCron } from './cron/index.js';
 
 export const TASK_TYPES = ['scrape', 'crawl', 'search', 'template'] as const;
+/** The task type of a monitor's scheduled task (docs/monitors.md): made and changed only through /v1/monitors. */
+export const MONITOR_TASK_TYPE = 'monitor';
 export type TaskType = (typeof TASK_TYPES)[number];
 /**
  * The most a task's task_payload may be (100 KB, docs/api.md), counted as the length of its JSON
@@ -46,7 +48,8 @@ const timezone = z
   .string()
   .refine((zone) => isValidTimeZone(zone), { message: 'Not a known IANA time zone (e.g. Europe/Berlin or UTC)' });
 
-const fields = {
+/** The fields of a task request; monitors take the schedule fields as they are. */
+export const taskFields = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(10_000).nullable(),
   cron_expression: cron,
@@ -96,18 +99,18 @@ export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue
 
 export const createTaskSchema = z
   .strictObject({
-    name: fields.name,
-    description: fields.description.optional(),
-    cron_expression: fields.cron_expression,
-    timezone: fields.timezone.optional(),
-    task_type: fields.task_type,
-    task_payload: fields.task_payload,
-    concurrency_mode: fields.concurrency_mode.optional(),
-    max_executions_per_day: fields.max_executions_per_day.optional(),
-    webhook_ids: fields.webhook_ids.optional(),
-    webhook_url: fields.webhook_url.optional(),
-    tags: fields.tags.optional(),
-    metadata: fields.metadata.optional(),
+    name: taskFields.name,
+    description: taskFields.description.optional(),
+    cron_expression: taskFields.cron_expression,
+    timezone: taskFields.timezone.optional(),
+    task_type: taskFields.task_type,
+    task_payload: taskFields.task_payload,
+    concurrency_mode: taskFields.concurrency_mode.optional(),
+    max_executions_per_day: taskFields.max_executions_per_day.optional(),
+    webhook_ids: taskFields.webhook_ids.optional(),
+    webhook_url: taskFields.webhook_url.optional(),
+    tags: taskFields.tags.optional(),
+    metadata: taskFields.metadata.optional(),
   })
   .meta({ id: 'ScheduledTaskCreate' });
 export type CreateTaskBody = z.infer<typeof createTaskSchema>;

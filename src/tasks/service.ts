@@ -24,6 +24,7 @@ import { crawlPayloadOf, taskRequest } from '../templates/task-request.js';
 import {
   type CreateTaskBody,
   minCreditsRequired,
+  MONITOR_TASK_TYPE,
   payloadIssues,
   type TaskType,
   type UpdateTaskBody,
@@ -181,8 +182,19 @@ export class TaskService {
     return taskDetail(await this.task(ownerId, id));
   }
 
+  /** A monitor's task is changed through its monitor (docs/monitors.md); pausing and resuming it here is allowed. */
+  private refuseMonitorTask(task: TaskRow): void {
+    if (task.task_type !== MONITOR_TASK_TYPE) return;
+    const monitorId = (JSON.parse(task.task_payload) as { monitor_id?: string }).monitor_id;
+    throw new ConflictError(
+      'Task belongs to a monitor',
+      `This task schedules monitor ${monitorId}: change or delete it with /v1/monitors/${monitorId}`,
+    );
+  }
+
   async update(ownerId: string, id: string, body: UpdateTaskBody) {
     const current = await this.task(ownerId, id);
+    this.refuseMonitorTask(current);
     const type = (body.task_type ?? current.task_type) as TaskType;
     const payload = body.task_payload ?? (JSON.parse(current.task_payload) as Record<string, unknown>);
     let minCredits = current.min_credits_required;
@@ -218,6 +230,7 @@ export class TaskService {
 
   async remove(ownerId: string, id: string): Promise<void> {
     const task = await this.task(ownerId, id);
+    this.refuseMonitorTask(task);
     await this.store.deleteWithExecutions(id);
     if (task.implicit_webhook_id) await this.deps.webhooks.discard(ownerId, task.implicit_webhook_id);
   }

@@ -76,6 +76,68 @@ export async function tasksUsingTemplate(
     .map((row) => ({ task_id: row.id, name: row.name }));
 }
 
+/** Saves a new task: active, not paused, with no executions counted yet. */
+export async function insertTask(db: Executor, task: NewTask, now: string): Promise<void> {
+  await db
+    .insertInto('scheduled_tasks')
+    .values({
+      ...task,
+      is_active: 1,
+      is_paused: 0,
+      pause_reason: null,
+      total_executions: 0,
+      successful_executions: 0,
+      failed_executions: 0,
+      consecutive_failures: 0,
+      last_execution_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/** Writes edits to a task's settings (with its recomputed next run). */
+export async function updateTaskSettings(
+  db: Executor,
+  id: string,
+  changes: Updateable<ScheduledTaskTable>,
+): Promise<void> {
+  await db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a task and its execution history; give it a transaction. */
+export async function deleteTaskWithExecutions(trx: Executor, id: string): Promise<void> {
+  await trx.deleteFrom('task_executions').where('task_id', '=', id).execute();
+  await trx.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
+}
+
+/** Tasks by id (any owner: callers hold ids they own). */
+export async function tasksByIds(db: Executor, ids: readonly string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('scheduled_tasks')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Links an execution to the job (or monitor check) that runs it. */
+export async function setExecutionJobIn(db: Executor, executionId: string, jobId: string): Promise<void> {
+  await db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', executionId).execute();
+}
+
+/** Whether the task has an execution pending or running. */
+export async function hasActiveExecution(db: Executor, taskId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('task_executions')
+    .select('id')
+    .where('task_id', '=', taskId)
+    .where('status', 'in', ['pending', 'running'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The tasks of revoked keys can no longer run: inactive, with no next run (docs/api.md, "Scheduled tasks"). */
 export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]): Promise<void> {
   if (ownerIds.length === 0) return;
@@ -198,22 +260,7 @@ export class TaskStore {
 
   /** Saves a new task: active, not paused, with no executions counted yet. */
   async insert(task: NewTask, now: string): Promise<void> {
-    await this.db
-      .insertInto('scheduled_tasks')
-      .values({
-        ...task,
-        is_active: 1,
-        is_paused: 0,
-        pause_reason: null,
-        total_executions: 0,
-        successful_executions: 0,
-        failed_executions: 0,
-        consecutive_failures: 0,
-        last_execution_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertTask(this.db, task, now);
   }
 
   /**
@@ -221,15 +268,12 @@ export class TaskStore {
    * here.
    */
   async updateSettings(id: string, changes: Updateable<ScheduledTaskTable>): Promise<void> {
-    await this.db.updateTable('scheduled_tasks').set(changes).where('id', '=', id).execute();
+    await updateTaskSettings(this.db, id, changes);
   }
 
   /** Deletes a task with its execution history, in one transaction. */
   async deleteWithExecutions(id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('task_executions').where('task_id', '=', id).execute();
-      await trx.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
-    });
+    await this.db.transaction().execute((trx) => deleteTaskWithExecutions(trx, id));
   }
 
   /**
@@ -348,10 +392,10 @@ export class TaskStore {
   async runningExecutions(
     afterId: string,
     limit: number,
-  ): Promise<Array<Pick<ExecutionRow, 'id' | 'job_uuid' | 'started_at'>>> {
+  ): Promise<Array<Pick<ExecutionRow, 'id' | 'job_uuid' | 'job_kind' | 'started_at'>>> {
     return this.db
       .selectFrom('task_executions')
-      .select(['id', 'job_uuid', 'started_at'])
+      .select(['id', 'job_uuid', 'job_kind', 'started_at'])
       .where('status', '=', 'running')
       .where('id', '>', afterId)
       .orderBy('id')
@@ -360,7 +404,7 @@ export class TaskStore {
   }
 
   async setExecutionJob(executionId: string, jobId: string): Promise<void> {
-    await this.db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', executionId).execute();
+    await setExecutionJobIn(this.db, executionId, jobId);
   }
 
   /**

@@ -10,6 +10,7 @@ const ICONS: Record<string, string> = {
   crawl: 'spider',
   search: 'search',
   template: 'layout-template',
+  monitor: 'eye',
 };
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 

@@ -430,6 +430,17 @@ export class DeliveryStore {
  * Deletes a subscription's deliveries and their attempts. Pass the transaction that deletes the
  * subscription: the subscription and its history go together or not at all.
  */
+/** The deliveries made of the events named, newest first. */
+export async function deliveriesOfEvents(db: Kysely<Database>, eventIds: readonly string[]): Promise<DeliveryRow[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', 'in', [...eventIds])
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
 export async function deleteDeliveriesOfSubscription(
   db: Kysely<Database> | Transaction<Database>,
   subscriptionId: string,

@@ -26,6 +26,10 @@ const OWNERS: Record<keyof Database, string> = {
   search_documents: 'search-index/index-store.ts',
   templates: 'templates/store.ts',
   template_versions: 'templates/store.ts',
+  monitors: 'monitors/store.ts',
+  monitor_checks: 'monitors/store.ts',
+  monitor_snapshots: 'monitors/store.ts',
+  monitor_changes: 'monitors/store.ts',
 };
 
 /** Files that may write SQL text of their own: the schema's migrations and the connection probes. */

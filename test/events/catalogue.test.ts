@@ -49,6 +49,7 @@ describe('event catalogue and constructors', () => {
       [
         'crawl/events.ts',
         'map/events.ts',
+        'monitors/events.ts',
         'scrape/events.ts',
         'search/events.ts',
         'tasks/events.ts',
