@@ -311,12 +311,18 @@ export class Scheduler {
         if (job) await this.reconcileWithJob(execution.id, job, now);
         else if (check) {
           if (check.state === 'completed')
-            await this.finish(execution.id, { status: 'completed', error: null, jobStatus: 'completed' });
+            await this.finish(execution.id, {
+              status: 'completed',
+              error: null,
+              jobStatus: 'completed',
+              counts: { total: 1, completed: 1, failed: 0, credits: 1 },
+            });
           else if (check.state === 'failed')
             await this.finish(execution.id, {
               status: 'failed',
               error: check.error ?? 'The check failed',
               jobStatus: 'failed',
+              counts: { total: 1, completed: 0, failed: 1, credits: 0 },
             });
         } else await this.endIfStranded(execution, now);
       }

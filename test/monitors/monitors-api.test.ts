@@ -105,6 +105,11 @@ describe('a webpage monitor', () => {
     const monitor = (await t.request('GET', `/v1/monitors/${id}`)).json().data;
     assert.equal(monitor.last_check_state, 'completed');
     assert.equal(monitor.in_progress, false);
+    const executions = (await t.request('GET', `/v1/scheduled-tasks/${monitor.scheduled_task_uuid}/executions`)).json();
+    assert.equal(executions.data.length, 1);
+    assert.equal(executions.data[0].status, 'completed');
+    assert.equal(executions.data[0].credits_used, 1);
+    assert.equal(executions.data[0].triggered_by, 'scheduler');
   });
 
   it('sees no change when only the clock and the view counter moved', async () => {
