@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readEvents } from '../../src/events/outbox.js';
-import { MonitorStore } from '../../src/monitors/store.js';
+import { MonitorStore, RETENTION } from '../../src/monitors/store.js';
 import { articlePage, type MutableSite, startMutableSite } from '../fixtures/mutable-site.js';
 import { allDatabases, postgresDatabase } from '../helpers/databases.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
@@ -141,6 +141,60 @@ describe('two schedulers on one PostgreSQL store', () => {
         (e) => e.type === 'monitor.check.completed',
       );
       assert.equal(events.length, 2);
+    }
+  });
+});
+
+describe('retention', () => {
+  it('keeps the newest RETENTION snapshots of a monitor and deletes the older ones', async () => {
+    const t = await startTestApp({ env: { MONITOR_POLL_MS: '60000' } });
+    try {
+      const created = await t.request('POST', '/v1/monitors', {
+        body: { name: 'r', cron_expression: '0 0 1 1 *', targets: [{ url: `${site.url}/page` }] },
+      });
+      const id = created.json().data.monitor_id as string;
+      await t.app.monitorChecks?.stop();
+      const store = new MonitorStore(t.app.db.kysely, t.app.outbox);
+      const total = RETENTION.snapshots + 5;
+      for (let i = 0; i < total; i++) {
+        assert.equal((await t.request('POST', `/v1/monitors/${id}/check`)).statusCode, 202);
+        const at = new Date(Date.now() + i).toISOString();
+        const [check] = await store.claim(at, new Date(Date.now() + 60_000).toISOString(), 1);
+        assert.ok(check);
+        await store.commit(check, check.lease_token, {
+          state: 'completed',
+          resultStatus: 'same',
+          sourceError: null,
+          now: at,
+          snapshot: {
+            monitor_revision: 1,
+            url: 'u',
+            content_hash: String(i),
+            content_complete: 1,
+            status: 'same',
+            content: `text ${i}`,
+            content_length: 6,
+            extracted: null,
+            captured_at: at,
+          },
+          events: () => [],
+        });
+        // Its execution ends, so that the next "check now" is accepted.
+        await t.app.scheduler?.tick();
+      }
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor ? `?limit=200&cursor=${cursor}` : '?limit=200';
+        const page = (await t.request('GET', `/v1/monitors/${id}/snapshots${query}`)).json();
+        seen.push(...page.data.map((s: { sequence_number: number }) => s.sequence_number));
+        cursor = page.pagination.next_cursor;
+      } while (cursor);
+      assert.equal(seen.length, RETENTION.snapshots);
+      assert.equal(seen[0], total);
+      assert.equal(seen.at(-1), total - RETENTION.snapshots + 1);
+    } finally {
+      await t.close();
     }
   });
 });
