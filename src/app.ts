@@ -336,6 +336,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       targets: { allowPrivate: config.allowLocalTargets },
       onCheckQueued: () => checkRunner?.notify(),
       onScheduleChanged: () => scheduler?.notify(),
+      notifications: notificationLookup(db.kysely),
     });
     const scheduler = roles.worker
       ? new Scheduler({
@@ -385,7 +386,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         screenshotRoutes(screenshots),
         webhookRoutes(webhooks),
         taskRoutes(tasks),
-        monitorRoutes(monitors, notificationLookup(db.kysely)),
+        monitorRoutes(monitors),
       ],
     });
     // Background work, like the loops below: an api-only process leaves it to the workers on its store.

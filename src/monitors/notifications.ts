@@ -48,3 +48,22 @@ export function notificationLookup(db: Kysely<Database>): NotificationLookup {
     });
   };
 }
+
+const CHANGE_EVENTS = new Set(['monitor.changed', 'monitor.price.changed']);
+
+/**
+ * A notified change's status from the deliveries of its event: `delivered` once a subscription received it, `failed`
+ * when every delivery failed, `queued` while one is pending or retrying, or before any was made.
+ */
+export function notificationStatusOf(stored: string, changeId: string, sent: readonly MonitorNotification[]): string {
+  if (stored !== 'queued') return stored;
+  const mine = sent.filter((n) => n.change_uuid === changeId && CHANGE_EVENTS.has(n.event_type));
+  if (mine.some((n) => n.status === 'delivered')) return 'delivered';
+  if (mine.length > 0 && mine.every((n) => n.status === 'failed')) return 'failed';
+  return 'queued';
+}
+
+/** The deliveries of a change's own event (not those of the check's monitor.check.completed). */
+export function notificationsOfChange(changeId: string, sent: readonly MonitorNotification[]): MonitorNotification[] {
+  return sent.filter((n) => n.change_uuid === changeId && CHANGE_EVENTS.has(n.event_type));
+}

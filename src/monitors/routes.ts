@@ -15,7 +15,6 @@ import {
   updateMonitorSchema,
 } from './schema.js';
 import type { MonitorService } from './service.js';
-import type { NotificationLookup } from './notifications.js';
 
 type Params = { monitorId: string; itemId?: string };
 
@@ -23,7 +22,7 @@ function monitorIdOf(request: FastifyRequest<{ Params: Params }>): string {
   return uuidParam(request.params.monitorId, 'monitor');
 }
 
-export function monitorRoutes(service: MonitorService, notifications: NotificationLookup) {
+export function monitorRoutes(service: MonitorService) {
   return (app: FastifyInstance): void => {
     const tags = ['monitors'];
     app.post<{ Body: CreateMonitorBody }>(
@@ -129,16 +128,7 @@ export function monitorRoutes(service: MonitorService, notifications: Notificati
       async (request) => {
         const id = monitorIdOf(request);
         const changeId = uuidParam(request.params.itemId, 'change');
-        const owner = ownerOf(request);
-        const change = await service.change(owner, id, changeId);
-        const sent = await notifications(owner, id, 200);
-        return {
-          success: true,
-          data: {
-            ...change,
-            notifications: sent.filter((n) => n.change_uuid === changeId && n.event_type !== 'monitor.check.completed'),
-          },
-        };
+        return { success: true, data: await service.change(ownerOf(request), id, changeId) };
       },
     );
     app.get<{ Params: Params; Querystring: HistoryQuery }>(
@@ -159,10 +149,8 @@ export function monitorRoutes(service: MonitorService, notifications: Notificati
         },
       },
       async (request) => {
-        const owner = ownerOf(request);
         const id = monitorIdOf(request);
-        await service.get(owner, id);
-        return { success: true, data: await notifications(owner, id, request.query.limit ?? 50) };
+        return { success: true, data: await service.notificationsOf(ownerOf(request), id, request.query.limit ?? 50) };
       },
     );
   };

@@ -136,10 +136,10 @@ export const updateMonitorSchema = z
   .meta({ id: 'MonitorUpdate' });
 export type UpdateMonitorBody = z.infer<typeof updateMonitorSchema>;
 
-/** History pages: `limit` (default 50, at most 200) and the `cursor` of the previous page (`offset` is ignored). */
+/** History pages: `limit` (default 50, at most 200), and the `cursor` of the previous page or else an `offset`. */
 export const historyQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
   cursor: z.string().max(200).optional(),
   include_diff_text: z.enum(['true', 'false']).optional(),
   change_type: z.enum(['content', 'text', 'price_up', 'price_down', 'stock', 'new', 'removed']).optional(),

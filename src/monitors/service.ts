@@ -15,11 +15,13 @@ import { resolvePageOptions } from '../scrape/schema.js';
 import type { MonitorTable, ScheduledTaskTable } from '../store/schema.js';
 import { nextRun } from '../tasks/cron/index.js';
 import { MONITOR_TASK_TYPE } from '../tasks/schema.js';
+import { nextRunOfSaved } from '../tasks/saved-schedule.js';
 import type { TaskService } from '../tasks/service.js';
 import type { Clock } from '../util/time.js';
 import type { CreateMonitorBody, HistoryQuery, MonitorTarget, TrackMode, UpdateMonitorBody } from './schema.js';
+import { type NotificationLookup, notificationStatusOf, notificationsOfChange } from './notifications.js';
 import { DEFAULT_PRICE_SCHEMA } from './settings.js';
-import { type MonitorRow, MonitorStore, type MonitorWithTask } from './store.js';
+import { type MonitorRow, MonitorStore, type MonitorWithTask, type PageAt } from './store.js';
 import { changeFeedItem, changeView, checkView, monitorView, snapshotDetail, snapshotSummary } from './views.js';
 
 export interface MonitorServiceDeps {
@@ -33,7 +35,12 @@ export interface MonitorServiceDeps {
   onCheckQueued?: () => void;
   /** The schedule changed (the scheduler recomputes its sleep). */
   onScheduleChanged?: () => void;
+  /** The webhook deliveries of a monitor's events. */
+  notifications: NotificationLookup;
 }
+
+/** Deliveries read to tell the notification status of a page of changes. */
+const NOTIFICATIONS_READ = 1_000;
 
 const DEFAULT_HISTORY_LIMIT = 50;
 const text = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -77,16 +84,7 @@ export class MonitorService {
   }
 
   private nextOfSaved(cron: string, zone: string): string {
-    const next = nextRun(cron, zone, this.deps.clock())?.toISOString();
-    if (next === undefined)
-      throw new InvalidInputError([
-        {
-          field: 'cron_expression',
-          code: 'custom',
-          message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change`,
-        },
-      ]);
-    return next;
+    return nextRunOfSaved(cron, zone, this.deps.clock());
   }
 
   async create(ownerId: string, body: CreateMonitorBody) {
@@ -240,7 +238,7 @@ export class MonitorService {
 
   async snapshots(ownerId: string, id: string, query: HistoryQuery) {
     const { monitor } = await this.owned(ownerId, id);
-    const page = await this.deps.store.snapshotsPage(monitor.id, query.cursor, query.limit ?? DEFAULT_HISTORY_LIMIT);
+    const page = await this.deps.store.snapshotsPage(monitor.id, pageAt(query));
     return { data: page.rows.map(snapshotSummary), pagination: pagination(page.nextCursor) };
   }
 
@@ -253,36 +251,41 @@ export class MonitorService {
 
   async changes(ownerId: string, id: string, query: HistoryQuery) {
     const { monitor } = await this.owned(ownerId, id);
-    const page = await this.deps.store.changesPage(
-      { monitorId: monitor.id },
-      query.cursor,
-      query.limit ?? DEFAULT_HISTORY_LIMIT,
-      query.change_type,
-    );
+    const page = await this.deps.store.changesPage({ monitorId: monitor.id }, pageAt(query), query.change_type);
     const withDiff = query.include_diff_text !== 'false';
-    return { data: page.rows.map((c) => changeView(c, withDiff)), pagination: pagination(page.nextCursor) };
+    const sent = await this.deps.notifications(ownerId, monitor.id, NOTIFICATIONS_READ);
+    const data = page.rows.map((c) => ({
+      ...changeView(c, withDiff),
+      notification_status: notificationStatusOf(c.notification_status, c.id, sent),
+    }));
+    return { data, pagination: pagination(page.nextCursor) };
   }
 
   async change(ownerId: string, id: string, changeId: string) {
     const { monitor } = await this.owned(ownerId, id);
     const row = await this.deps.store.change(monitor.id, changeId);
     if (!row) throw new NotFoundError('change');
-    return changeView(row);
+    const sent = await this.deps.notifications(ownerId, monitor.id, NOTIFICATIONS_READ);
+    return {
+      ...changeView(row),
+      notification_status: notificationStatusOf(row.notification_status, row.id, sent),
+      notifications: notificationsOfChange(row.id, sent),
+    };
   }
 
   /** The feed of changes across the key's monitors. */
   async changeFeed(ownerId: string, query: HistoryQuery) {
-    const page = await this.deps.store.changesPage(
-      { ownerId },
-      query.cursor,
-      query.limit ?? DEFAULT_HISTORY_LIMIT,
-      query.change_type,
-    );
+    const page = await this.deps.store.changesPage({ ownerId }, pageAt(query), query.change_type);
     const names = await this.deps.store.namesOf([...new Set(page.rows.map((c) => c.monitor_id))]);
     return {
       data: page.rows.map((c) => changeFeedItem(c, names.get(c.monitor_id))),
       pagination: pagination(page.nextCursor),
     };
+  }
+
+  async notificationsOf(ownerId: string, id: string, limit: number) {
+    const { monitor } = await this.owned(ownerId, id);
+    return this.deps.notifications(ownerId, monitor.id, limit);
   }
 
   async checks(ownerId: string, id: string, limit: number | undefined) {
@@ -298,6 +301,10 @@ export class MonitorService {
 
 function defaultSchema(monitorType: string): Record<string, unknown> | undefined {
   return monitorType === 'price' ? DEFAULT_PRICE_SCHEMA : undefined;
+}
+
+function pageAt(query: HistoryQuery): PageAt {
+  return { cursor: query.cursor, offset: query.offset, limit: query.limit ?? DEFAULT_HISTORY_LIMIT };
 }
 
 function pagination(nextCursor: string | null) {

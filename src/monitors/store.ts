@@ -19,6 +19,7 @@ import {
   insertTask,
   lastExecutionNumbers,
   markFired,
+  newExecution,
   type NewTask,
   setExecutionJobIn,
   tasksByIds,
@@ -49,6 +50,13 @@ export interface CheckResult {
   /** Built once the ids are known: the events to record with the result. */
   events: (ids: { snapshotId: string; changeId: string | null }) => NewEvent[];
   now: string;
+}
+
+/** Where a history page starts: after `cursor`, else `offset` rows in; `limit` rows. */
+export interface PageAt {
+  cursor: string | undefined;
+  offset: number | undefined;
+  limit: number;
 }
 
 export interface Page<T> {
@@ -174,26 +182,16 @@ export class MonitorStore {
       if (await hasActiveExecution(trx, task.id)) return undefined;
       const last = (await lastExecutionNumbers(trx, [task.id])).get(task.id) ?? 0;
       const checkId = randomUUID();
-      const execution: ExecutionRow = {
+      const execution = newExecution(task, {
         id: randomUUID(),
-        task_id: task.id,
-        owner_id: task.owner_id,
         execution_number: last + 1,
         status: 'running',
         scheduled_for: now,
         started_at: now,
-        completed_at: null,
         job_uuid: checkId,
-        job_kind: 'monitor',
         triggered_by: 'manual',
-        error_message: null,
-        credits_used: 0,
-        items_processed: 0,
-        items_succeeded: 0,
-        items_failed: 0,
-        job_status: null,
         created_at: now,
-      };
+      });
       const inserted = await insertExecutions(trx, [execution]);
       if (!inserted.has(execution.id)) return undefined;
       await markFired(trx, [task.id], now);
@@ -429,10 +427,13 @@ export class MonitorStore {
   // -------------------------------------------------------------------------------------------
   // History, newest first, a page at a time.
 
-  async snapshotsPage(monitorId: string, cursor: string | undefined, limit: number): Promise<Page<SnapshotRow>> {
-    const after = decode(cursor)?.[0];
+  /** `offset` applies when no cursor is given (AnyCrawl's older clients page by offset). */
+  async snapshotsPage(monitorId: string, at: PageAt): Promise<Page<SnapshotRow>> {
+    const after = decode(at.cursor)?.[0];
     let query = this.db.selectFrom('monitor_snapshots').selectAll().where('monitor_id', '=', monitorId);
     if (typeof after === 'number') query = query.where('sequence_number', '<', after);
+    else if (at.offset) query = query.offset(at.offset);
+    const { limit } = at;
     const rows = await query
       .orderBy('sequence_number', 'desc')
       .limit(limit + 1)
@@ -462,23 +463,23 @@ export class MonitorStore {
   /** Changes of one monitor, or of all the owner's monitors (the feed), newest first. */
   async changesPage(
     scope: { monitorId: string } | { ownerId: string },
-    cursor: string | undefined,
-    limit: number,
+    at: PageAt,
     changeType: string | undefined,
   ): Promise<Page<ChangeRow>> {
+    const { limit } = at;
     let query = this.db.selectFrom('monitor_changes').selectAll();
     query =
       'monitorId' in scope
         ? query.where('monitor_id', '=', scope.monitorId)
         : query.where('owner_id', '=', scope.ownerId);
     if (changeType) query = query.where('change_type', '=', changeType);
-    const after = decode(cursor);
+    const after = decode(at.cursor);
     if (after && typeof after[0] === 'string' && typeof after[1] === 'string') {
-      const [at, id] = after as [string, string];
+      const [createdAt, id] = after as [string, string];
       query = query.where((eb) =>
-        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
       );
-    }
+    } else if (at.offset) query = query.offset(at.offset);
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

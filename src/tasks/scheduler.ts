@@ -24,6 +24,7 @@ import {
   insertExecutions,
   lastExecutionNumbers,
   markFired,
+  newExecution,
   occurrencesSince,
   TaskStore,
 } from './task-store.js';
@@ -190,26 +191,16 @@ export class Scheduler {
         }
         rows.push({
           task,
-          execution: {
+          execution: newExecution(task, {
             id: randomUUID(),
-            task_id: task.id,
-            owner_id: task.owner_id,
             execution_number: (lastNumber.get(task.id) ?? 0) + 1,
             status,
             scheduled_for: task.next_execution_at as string,
             started_at: status === 'running' ? nowIso : null,
-            completed_at: null,
             job_uuid: null,
-            job_kind: task.task_type,
             triggered_by: 'scheduler',
-            error_message: null,
-            credits_used: 0,
-            items_processed: 0,
-            items_succeeded: 0,
-            items_failed: 0,
-            job_status: null,
             created_at: nowIso,
-          },
+          }),
         });
       }
       if (rows.length === 0) return [];

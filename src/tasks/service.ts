@@ -15,6 +15,7 @@ import type { Clock } from '../util/time.js';
 import type { SubscriptionStore } from '../webhooks/subscription-store.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { nextRun } from './cron/index.js';
+import { nextRunOfSaved } from './saved-schedule.js';
 import type { Capabilities } from '../scrape/capabilities.js';
 import { payloadRefusals, payloadTargetRefusals } from './refusals.js';
 import type { TargetGuard } from '../crawl/seed-guard.js';
@@ -101,23 +102,8 @@ export class TaskService {
     return nextRun(cron, zone, this.deps.clock())?.toISOString() ?? null;
   }
 
-  /**
-   * The next run of a schedule being saved; 400 when there is none. validateCron already refuses
-   * expressions that run on no date; this catches the rest, which depend on the zone: every time
-   * the expression names falls in an hour that daylight saving skips (docs/cron.md).
-   */
   private nextOfSaved(cron: string, zone: string): string {
-    const next = this.next(cron, zone);
-    if (next === null) {
-      throw new InvalidInputError([
-        {
-          field: 'cron_expression',
-          code: 'custom',
-          message: `never runs in time zone ${zone}: every time it names is skipped by a daylight-saving change`,
-        },
-      ]);
-    }
-    return next;
+    return nextRunOfSaved(cron, zone, this.deps.clock());
   }
 
   async create(ownerId: string, body: CreateTaskBody) {

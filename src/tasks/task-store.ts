@@ -121,6 +121,29 @@ export async function tasksByIds(db: Executor, ids: readonly string[]): Promise<
     .execute();
 }
 
+/** A new execution of `task`: nothing counted yet, not ended. */
+export function newExecution(
+  task: Pick<TaskRow, 'id' | 'owner_id' | 'task_type'>,
+  fields: Pick<
+    ExecutionRow,
+    'id' | 'execution_number' | 'status' | 'scheduled_for' | 'started_at' | 'job_uuid' | 'triggered_by' | 'created_at'
+  >,
+): ExecutionRow {
+  return {
+    ...fields,
+    task_id: task.id,
+    owner_id: task.owner_id,
+    job_kind: task.task_type,
+    completed_at: null,
+    error_message: null,
+    credits_used: 0,
+    items_processed: 0,
+    items_succeeded: 0,
+    items_failed: 0,
+    job_status: null,
+  };
+}
+
 /** Links an execution to the job (or monitor check) that runs it. */
 export async function setExecutionJobIn(db: Executor, executionId: string, jobId: string): Promise<void> {
   await db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', executionId).execute();

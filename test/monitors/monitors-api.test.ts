@@ -147,10 +147,13 @@ describe('a webpage monitor', () => {
     assert.equal(delivery?.headers['x-webhook-event'], 'monitor.changed');
     assert.equal(JSON.parse(delivery?.body ?? '{}').change_id, change.uuid);
     // The change's record names the delivery among its notifications.
-    await until('delivered', async () => {
-      const one = (await t.request('GET', `/v1/monitors/${id}/changes/${change.uuid}`)).json().data;
-      return one.notifications?.[0]?.status === 'delivered' ? one : undefined;
+    const one = await until('delivered', async () => {
+      const detail = (await t.request('GET', `/v1/monitors/${id}/changes/${change.uuid}`)).json().data;
+      return detail.notifications?.[0]?.status === 'delivered' ? detail : undefined;
     });
+    assert.equal(one.notifications.length, 1);
+    assert.equal(one.notification_status, 'delivered');
+    assert.equal((await changes(id))[0]?.notification_status, 'delivered');
     const sent = (await t.request('GET', `/v1/monitors/${id}/notifications`)).json().data;
     assert.equal(sent.length, 1);
     assert.equal(sent[0].channel, 'webhook');
@@ -183,6 +186,12 @@ describe('a webpage monitor', () => {
       cursor = page.pagination.next_cursor;
     }
     assert.deepEqual(seen, [6, 5, 4, 3, 2, 1]);
+    // AnyCrawl's older clients page by offset.
+    const second = (await t.request('GET', `/v1/monitors/${id}/snapshots?limit=2&offset=2`)).json().data;
+    assert.deepEqual(
+      second.map((s: Item) => s.sequence_number),
+      [4, 3],
+    );
     const feed = (await t.request('GET', '/v1/monitors/changes?limit=2')).json();
     assert.equal(feed.data.length, 2);
     assert.equal(feed.pagination.has_more, true);
