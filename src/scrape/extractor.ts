@@ -1,8 +1,10 @@
 // Where extraction runs: worker threads with a heap cap and a time budget, so no page can block or kill the main
 // thread.
 import os from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { type ExtractInput, type ExtractResult, extractPage } from './extract/index.js';
+import type { ExtractTask } from './extract-worker.js';
 import { FetchError } from '../fetch/index.js';
 
 export type ExtractErrorCode = 'EXTRACTION_TOO_LARGE' | 'EXTRACTION_TIMEOUT' | 'EXTRACTION_BUSY' | 'EXTRACTION_FAILED';
@@ -60,6 +62,8 @@ export const DEFAULT_EXTRACTOR_LIMITS: Omit<ExtractorLimits, 'threads'> = {
 const LARGE_LANE_WAITING = 16;
 /** Pages waiting per ordinary thread at most. */
 const WAITING_PER_THREAD = 64;
+/** How long a thread may take to begin a page it was given (loading its modules) before the page fails. */
+const THREAD_START_MS = 30_000;
 
 const WORKER_FILE = (() => {
   // Under tsx (dev, tests) this module is the .ts source, and so must the worker be.
@@ -93,12 +97,12 @@ interface LaneOptions {
  * and the waiting list is bounded, so a flood of pages is refused instead of piling up.
  */
 class Lane {
-  private readonly pool: Piscina<ExtractInput, ExtractResult>;
+  private readonly pool: Piscina<ExtractTask, ExtractResult>;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly o: LaneOptions) {
-    this.pool = new Piscina<ExtractInput, ExtractResult>({
+    this.pool = new Piscina<ExtractTask, ExtractResult>({
       filename: WORKER_FILE,
       minThreads: o.minThreads,
       maxThreads: o.threads,
@@ -111,17 +115,33 @@ class Lane {
     });
   }
 
-  /** `budgetMs`: what is left of the page's time budget. */
+  /** `budgetMs`: what is left of the page's time budget, counted from the moment its thread begins it. */
   async run(input: ExtractInput, budgetMs: number, signal?: AbortSignal): Promise<ExtractResult> {
     await this.admit(input.url, signal);
-    const budget = AbortSignal.timeout(Math.max(1, budgetMs));
+    // A thread that replaces a terminated one loads its modules before it can begin (hundreds of
+    // ms on a loaded machine, measured in CI): that is not the page's time. The thread says when
+    // it begins, and only then does the budget run.
+    const budget = new AbortController();
+    const began = new MessageChannel();
+    const startCap = setTimeout(() => budget.abort(), THREAD_START_MS);
+    let budgetTimer: NodeJS.Timeout | undefined;
+    began.port1.once('message', () => {
+      clearTimeout(startCap);
+      budgetTimer = setTimeout(() => budget.abort(), Math.max(1, budgetMs));
+    });
     try {
       // An abort terminates the thread running the page (piscina replaces it): CPU-bound work
       // cannot be interrupted any other way.
-      return await this.pool.run(input, { signal: signal ? AbortSignal.any([signal, budget]) : budget });
+      return await this.pool.run(
+        { input, began: began.port2 },
+        {
+          transferList: [began.port2],
+          signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal,
+        },
+      );
     } catch (error) {
       if (signal?.aborted) throw new FetchError('ABORTED', `Extraction of ${input.url} was cancelled`, input.url);
-      if (budget.aborted) {
+      if (budget.signal.aborted) {
         throw new ExtractError(
           'EXTRACTION_TIMEOUT',
           `Extracting the page took longer than its time budget (${this.o.timeoutMs} ms, EXTRACT_TIMEOUT_MS)`,
@@ -138,6 +158,9 @@ class Lane {
         `The extraction thread failed on the page: ${error instanceof Error ? error.message : String(error)}`,
       );
     } finally {
+      clearTimeout(startCap);
+      clearTimeout(budgetTimer);
+      began.port1.close();
       this.release();
     }
   }
