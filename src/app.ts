@@ -325,7 +325,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           pollMs: config.monitorPollMs,
           leaseMs: config.monitorCheckLeaseMs,
           ...(llm ? { llm } : {}),
-          onCheckEnded: () => scheduler?.notify(),
+          onCheckEnded: (executionId) => scheduler?.checkEnded(executionId),
         })
       : undefined;
     const monitors = new MonitorService({

@@ -28,8 +28,8 @@ export interface CheckRunnerOptions {
   llm?: LlmExtractor;
   /** How long a claimed check is held without news from its runner; renewed every third of it while the check runs. */
   leaseMs: number;
-  /** Told when a check ended, so that the scheduler ends its execution without waiting for its next tick. */
-  onCheckEnded?: () => void;
+  /** Told when a check of an execution ended: the scheduler ends that execution without waiting for its next tick. */
+  onCheckEnded?: (executionId: string) => void;
 }
 
 const STATUS_GONE = new Set([404, 410]);
@@ -127,7 +127,7 @@ export class CheckRunner {
     }
     const committed = await this.o.store.commit(check, check.lease_token, result);
     if (!committed) this.o.logger.warn({ checkId: check.id }, 'monitor check taken over by another runner');
-    this.o.onCheckEnded?.();
+    if (check.execution_id !== null) this.o.onCheckEnded?.(check.execution_id);
   }
 
   private async checkPage(monitor: MonitorRow, check: CheckRow): Promise<CheckResult> {

@@ -426,6 +426,17 @@ export class TaskStore {
       .execute();
   }
 
+  async runningExecution(
+    executionId: string,
+  ): Promise<Pick<ExecutionRow, 'id' | 'job_uuid' | 'job_kind' | 'started_at'> | undefined> {
+    return this.db
+      .selectFrom('task_executions')
+      .select(['id', 'job_uuid', 'job_kind', 'started_at'])
+      .where('id', '=', executionId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+  }
+
   async setExecutionJob(executionId: string, jobId: string): Promise<void> {
     await setExecutionJobIn(this.db, executionId, jobId);
   }

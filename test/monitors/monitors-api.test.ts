@@ -56,8 +56,8 @@ async function nextMinute(id: string, n: number): Promise<void> {
     const list = await checks(id);
     return list.length >= n && list.every((c) => c.state === 'completed' || c.state === 'failed') ? list : undefined;
   });
+  // No tick here: the check's end ends its execution (the next tick is a minute away).
   await until('execution ended', async () => {
-    await (t.app.scheduler as NonNullable<typeof t.app.scheduler>).tick();
     const monitor = (await t.request('GET', `/v1/monitors/${id}`)).json().data;
     const execs = (await t.request('GET', `/v1/scheduled-tasks/${monitor.scheduled_task_uuid}/executions`)).json()
       .data as Array<{ status: string }>;
@@ -135,7 +135,8 @@ describe('a webpage monitor', () => {
     assert.match(String(change.diff_text), /^\+New: every anvil now ships with a free hammer\.$/m);
     assert.equal(change.judgment.meaningful, true);
     assert.equal(change.judgment.source, 'rules');
-    assert.equal(change.notification_status, 'queued');
+    // Queued, or already delivered: the dispatcher may have been quicker than this read.
+    assert.ok(['queued', 'delivered'].includes(String(change.notification_status)), change.notification_status);
     const events = await eventsOf(id, 'monitor.changed');
     assert.equal(events.length, 1);
     const payload = events[0]?.payload as Item;
