@@ -40,7 +40,7 @@ const fires = (service: RunningService) =>
     .split('\n')
     .filter((l) => l.includes('"msg":"task fired"')).length;
 
-type Row = { task_id: string; scheduled_for: string; status: string };
+type Row = { id: string; task_id: string; scheduled_for: string; status: string };
 
 function checkEveryMinuteOnce(rows: Row[], tasks: string[]): void {
   for (const id of tasks) {
@@ -61,7 +61,9 @@ function checkEveryMinuteOnce(rows: Row[], tasks: string[]): void {
 
 // 30x: one minute every 2 real seconds. Much faster, and a tick delayed past a whole (fast)
 // minute turns into the decided at-most-one catch-up, which would show as a gap.
-async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]>): Promise<void> {
+type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+async function runTwo(env: Record<string, string>, query: Query): Promise<void> {
   const shared = {
     API_KEYS: KEY,
     ALLOW_LOCAL_TARGETS: 'true',
@@ -86,13 +88,35 @@ async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]
       assert.equal(res.status, 201, JSON.stringify(res.json));
       tasks.push(String(res.json.data.task_id));
     }
+    // Monitors fire through the same scheduler, and each execution is one check, by whichever process claims it.
+    const monitorTasks: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await call(a.url, 'POST', '/v1/monitors', {
+        name: `m${i}`,
+        cron_expression: '* * * * *',
+        targets: [{ url: `${site.url}/` }],
+        concurrency_mode: 'queue',
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.json));
+      monitorTasks.push(String(res.json.data.scheduled_task_id));
+    }
     await new Promise((r) => setTimeout(r, 8500));
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
     assert.equal(await a.exited, 0);
     assert.equal(await b.exited, 0);
-    const rows = await readRows();
-    checkEveryMinuteOnce(rows, tasks);
+    const rows = (await query('select id, task_id, scheduled_for, status from task_executions')) as Row[];
+    checkEveryMinuteOnce(rows, [...tasks, ...monitorTasks]);
+    const checks = await query('select execution_id, state from monitor_checks');
+    assert.equal(checks.length, new Set(checks.map((c) => c.execution_id)).size, 'no execution checked twice');
+    const completed = rows.filter((r) => monitorTasks.includes(r.task_id) && r.status === 'completed');
+    assert.ok(completed.length >= 3 * monitorTasks.length, `${completed.length} monitor executions completed`);
+    for (const execution of completed)
+      assert.equal(
+        checks.filter((c) => c.execution_id === execution.id && c.state === 'completed').length,
+        1,
+        `execution ${execution.id} has one completed check`,
+      );
     // Both wake at each due time and race for it; which one wins is up to timing (on a loaded
     // machine one process may win every minute), so only the sum is asserted.
     assert.equal(
@@ -109,10 +133,10 @@ async function runTwo(env: Record<string, string>, readRows: () => Promise<Row[]
 describe('scheduler processes', () => {
   it('fire each occurrence once with two processes on one SQLite file', async () => {
     const dataDir = tempDir();
-    await runTwo({ DATA_DIR: dataDir }, async () => {
+    await runTwo({ DATA_DIR: dataDir }, async (sql) => {
       const db = new SqliteDatabase(`${dataDir}/crawlservice.sqlite`, { readonly: true });
       try {
-        return db.prepare('select task_id, scheduled_for, status from task_executions').all() as Row[];
+        return db.prepare(sql).all() as Array<Record<string, unknown>>;
       } finally {
         db.close();
       }
@@ -127,11 +151,9 @@ describe('scheduler processes', () => {
     await client.connect();
     await client.query(`CREATE SCHEMA "${database.target.schema}"`);
     try {
-      await runTwo({ DATA_DIR: tempDir(), DATABASE_URL: url }, async () => {
-        const result = await client.query(
-          `select task_id, scheduled_for, status from "${database.target.schema}".task_executions`,
-        );
-        return result.rows as Row[];
+      await runTwo({ DATA_DIR: tempDir(), DATABASE_URL: url }, async (sql) => {
+        await client.query(`set search_path to "${database.target.schema}"`);
+        return (await client.query(sql)).rows as Array<Record<string, unknown>>;
       });
     } finally {
       await client.end();

@@ -79,6 +79,8 @@ for (const makeDatabase of allDatabases()) {
   });
 }
 
+// On SQLite two apps in one process deadlock (better-sqlite3 waits for a lock synchronously, holding up the event loop
+// of the app that holds it): test/e2e/scheduler-processes.test.ts runs monitors in two processes on one SQLite file.
 describe('two schedulers on one PostgreSQL store', () => {
   const database = postgresDatabase();
   let now = new Date('2026-11-22T10:00:30.000Z');
