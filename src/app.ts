@@ -7,6 +7,7 @@ import { buildServer } from './http/server.js';
 import { ApiKeys } from './keys/api-keys.js';
 import { type ChromiumPool, createBrowserPool } from './browser/index.js';
 import { deploymentCapabilities } from './scrape/capabilities.js';
+import { createMarkdownOcr } from './ocr/index.js';
 import { createLlmExtractor } from './scrape/structured/llm/index.js';
 import { ScreenshotStore } from './screenshots/store.js';
 import { screenshotRoutes } from './screenshots/routes.js';
@@ -149,10 +150,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       allowlist: config.requestProxyAllowlist,
       allowPrivate: config.allowLocalTargets,
     };
-    const capabilities = deploymentCapabilities(browserInstalled, proxies, {
-      model: config.llm !== undefined,
-      requireModel: config.structuredRequireModel,
-    });
+    const capabilities = deploymentCapabilities(
+      browserInstalled,
+      proxies,
+      { model: config.llm !== undefined, requireModel: config.structuredRequireModel },
+      config.ocr !== undefined,
+    );
+    const ocr = config.ocr ? createMarkdownOcr(config.ocr) : undefined;
     // One model client per process, so LLM_CONCURRENCY bounds the calls of scrapes and crawls together.
     const llm = config.llm ? createLlmExtractor(config.llm, logger) : undefined;
     if (config.llm) {
@@ -177,6 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...(llm && config.llm
         ? { structured: { llm, model: config.llm.model, maxInputChars: config.llm.maxInputChars } }
         : {}),
+      ...(ocr ? { ocr: ocr.markdown } : {}),
     };
     const scrape = new ScrapeService({
       db: db.kysely,
@@ -431,6 +436,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await searxng?.close();
         await browserPool.close();
         await extractor.close();
+        await ocr?.engine.close();
         await db.close();
       },
     };

@@ -178,6 +178,20 @@ const envSchema = z.object({
   MONITOR_CHECK_CONCURRENCY: int(16, 1, 1000),
   MONITOR_POLL_MS: int(1000, 10, 60_000),
   MONITOR_CHECK_LEASE_MS: int(60_000, 1000, 3_600_000),
+  OCR_ENABLED: bool(true),
+  OCR_THREADS: int(1, 1, 16),
+  OCR_LANGS: z
+    .string()
+    .regex(/^[a-z_]{3,20}(\+[a-z_]{3,20}){0,7}$/, 'Tesseract language codes joined by +, e.g. eng or eng+deu')
+    .default('eng'),
+  OCR_LANG_PATH: z.string().min(1).optional(),
+  OCR_MAX_IMAGES: int(10, 1, 200),
+  OCR_MAX_IMAGE_BYTES: int(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  OCR_MAX_INPUT_PIXELS: int(50_000_000, 10_000, 1_000_000_000),
+  OCR_MAX_PIXELS: int(4_000_000, 10_000, 100_000_000),
+  OCR_IMAGE_TIMEOUT_MS: int(15_000, 100, 600_000),
+  OCR_PAGE_TIMEOUT_MS: int(60_000, 100, 3_600_000),
+  OCR_CACHE_ENTRIES: int(2000, 1, 1_000_000),
 });
 
 export type Config = {
@@ -266,7 +280,23 @@ export type Config = {
   monitorPollMs: number;
   /** How long a check stays leased without its runner renewing it (a dead runner's check is retried after it). */
   monitorCheckLeaseMs: number;
+  /** OCR of markdown images (`ocr_options`); undefined when OCR_ENABLED is false. */
+  ocr?: OcrConfig;
 };
+
+export interface OcrConfig {
+  threads: number;
+  langs: string[];
+  /** Undefined: the English model of the npm package @tesseract.js-data/eng. */
+  langPath?: string;
+  maxImages: number;
+  maxBytes: number;
+  maxInputPixels: number;
+  maxPixels: number;
+  timeoutMs: number;
+  pageTimeoutMs: number;
+  cacheEntries: number;
+}
 
 export class ConfigError extends Error {}
 
@@ -378,5 +408,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     monitorCheckConcurrency: e.MONITOR_CHECK_CONCURRENCY,
     monitorPollMs: e.MONITOR_POLL_MS,
     monitorCheckLeaseMs: e.MONITOR_CHECK_LEASE_MS,
+    ...(e.OCR_ENABLED
+      ? {
+          ocr: {
+            threads: e.OCR_THREADS,
+            langs: e.OCR_LANGS.split('+'),
+            ...(e.OCR_LANG_PATH !== undefined ? { langPath: e.OCR_LANG_PATH } : {}),
+            maxImages: e.OCR_MAX_IMAGES,
+            maxBytes: e.OCR_MAX_IMAGE_BYTES,
+            maxInputPixels: e.OCR_MAX_INPUT_PIXELS,
+            maxPixels: e.OCR_MAX_PIXELS,
+            timeoutMs: e.OCR_IMAGE_TIMEOUT_MS,
+            pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS,
+            cacheEntries: e.OCR_CACHE_ENTRIES,
+          },
+        }
+      : {}),
   };
 }

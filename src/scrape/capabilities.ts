@@ -23,8 +23,9 @@ export function deploymentCapabilities(
   browser: boolean,
   proxyPolicy: ProxyPolicy = GUARDED_PROXY_POLICY,
   structured: { model: boolean; requireModel: boolean } = { model: false, requireModel: false },
+  ocr = false,
 ): Capabilities {
-  return { browser, ...structured, ocr: false, proxyPolicy };
+  return { browser, ...structured, ocr, proxyPolicy };
 }
 
 const NO_BROWSER =
@@ -52,7 +53,7 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
     if (options.waitForSelector !== undefined) refuse('wait_for_selector', `wait_for_selector ${why}`);
   }
   for (const issue of structuredRefusals(options, caps)) refuse(issue.field, issue.message);
-  if (!caps.ocr && options.ocr) refuse('ocr_options', 'OCR of markdown images is not available yet');
+  if (!caps.ocr && options.ocr) refuse('ocr_options', 'OCR of markdown images is turned off here (OCR_ENABLED=false)');
   // A private proxy is refused up front, as webhooks refuse private URLs (names are checked at connect time).
   const proxyRefused = options.proxy === undefined ? undefined : requestProxyRefusal(options.proxy, caps.proxyPolicy);
   if (proxyRefused !== undefined) refuse('proxy', proxyRefused);

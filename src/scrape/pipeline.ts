@@ -18,6 +18,7 @@ import type { ScreenshotStore } from '../screenshots/store.js';
 import { iso } from '../util/time.js';
 import { looksLikeAppShell } from './app-shell.js';
 import { type ContentFormat, type ExtractResult, SEARCH_TEXT_MAX_CHARS, type StructuredWork } from './extract/index.js';
+import type { MarkdownOcr } from '../ocr/markdown.js';
 import { summarizeText } from './structured/rules/summary.js';
 import { completeStructured, nullsFor, type StructuredDeps, structuredWork } from './structured/page-formats.js';
 import type { Extractor } from './extractor.js';
@@ -88,6 +89,8 @@ export interface PipelineDeps {
   screenshots: ScreenshotStore;
   /** The `json` and `summary` formats: a model when one is configured, else the built-in rules. */
   structured?: StructuredDeps;
+  /** `ocr_options`: the text of markdown images (absent when OCR_ENABLED is false: requests were refused then). */
+  ocr?: MarkdownOcr;
 }
 
 export interface PageRunOptions {
@@ -418,6 +421,18 @@ export async function runPageForIndex(
     if (structured.json !== undefined) result.json = structured.json;
     if (structured.summary !== undefined) result.summary = structured.summary;
     result.metadata = { ...result.metadata, ...structured.metadata };
+  }
+  if (options.ocr && result.markdown !== undefined && deps.ocr) {
+    const proxy = pageProxy(url, options, deps);
+    const ocr = await deps.ocr.enhance(result.markdown, page.finalUrl, {
+      userAgent: deps.userAgent,
+      allowPrivateAddresses: deps.allowPrivateAddresses,
+      ...(proxy ? { proxy } : {}),
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    result.markdown = ocr.markdown;
+    result.metadata = { ...result.metadata, ocr: ocr.report };
   }
   if (options.formats.includes('rawHtml')) result.rawHtml = page.body;
   if (screenshot) {

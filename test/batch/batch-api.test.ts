@@ -250,7 +250,6 @@ describe('batch scrape API', () => {
       [{ urls: [] }, 'urls'],
       [{}, 'urls'],
       [{ urls: ['https://example.com/'], formats: ['json'] }, 'json_options'],
-      [{ urls: ['https://example.com/'], ocr_options: true }, 'ocr_options'],
       [{ urls: ['https://example.com/'], limit: 5 }, 'limit'],
       [{ urls: [42] }, 'urls.0'],
     ];

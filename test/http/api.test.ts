@@ -162,7 +162,6 @@ describe('HTTP layer', () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ formats: ['json'] }, 'json_options', /Format 'json' needs json_options/],
       [{ json_options: { user_prompt: 'x' } }, 'json_options', /add 'json' to formats/],
-      [{ ocr_options: true }, 'ocr_options', /OCR/],
     ];
     for (const [extra, field, message] of cases) {
       const res = await t.request('POST', '/v1/scrape', { body: { url: 'http://127.0.0.1:9/', ...extra } });
