@@ -1,6 +1,7 @@
 // Every deployment setting, read from the environment, validated, with its default.
 import path from 'node:path';
 import { z } from 'zod';
+import type { OcrConfig } from './ocr/settings.js';
 import { parseAllowlistEntry } from './net/proxy-policy.js';
 import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
 import { LLM_DEFAULTS, type LlmSettings } from './scrape/structured/llm/settings.js';
@@ -283,20 +284,6 @@ export type Config = {
   /** OCR of markdown images (`ocr_options`); undefined when OCR_ENABLED is false. */
   ocr?: OcrConfig;
 };
-
-export interface OcrConfig {
-  threads: number;
-  langs: string[];
-  /** Undefined: the English model of the npm package @tesseract.js-data/eng. */
-  langPath?: string;
-  maxImages: number;
-  maxBytes: number;
-  maxInputPixels: number;
-  maxPixels: number;
-  timeoutMs: number;
-  pageTimeoutMs: number;
-  cacheEntries: number;
-}
 
 export class ConfigError extends Error {}
 

@@ -1,5 +1,5 @@
 // OCR of markdown images, built from the settings (docs/ocr.md).
-import type { OcrConfig } from '../config.js';
+import type { OcrConfig } from './settings.js';
 import { OcrCache } from './cache.js';
 import { bundledLangPath, OcrEngine } from './engine.js';
 import { MarkdownOcr } from './markdown.js';
