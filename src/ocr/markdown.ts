@@ -67,6 +67,8 @@ function quoteBlock(text: string): string {
 }
 
 export class MarkdownOcr {
+  private readonly inFlight = new Map<string, Promise<string>>();
+
   constructor(
     private readonly engine: OcrEngine,
     private readonly cache: OcrCache,
@@ -121,10 +123,21 @@ export class MarkdownOcr {
     const key = OcrCache.keyOf(bytes);
     const known = this.cache.get(key);
     if (known !== undefined) return { text: known, cached: true };
-    const png = await prepareImage(bytes, this.settings);
-    const text = (await this.engine.recognize(png)).trim();
-    this.cache.set(key, text);
-    return { text, cached: false };
+    // Pages of a crawl read at once often show the same image: the first recognition is shared, not repeated.
+    const pending = this.inFlight.get(key);
+    if (pending) return { text: await pending, cached: true };
+    const recognition = (async () => {
+      const png = await prepareImage(bytes, this.settings);
+      return (await this.engine.recognize(png)).trim();
+    })();
+    this.inFlight.set(key, recognition);
+    try {
+      const text = await recognition;
+      this.cache.set(key, text);
+      return { text, cached: false };
+    } finally {
+      this.inFlight.delete(key);
+    }
   }
 
   private skipOf(url: string, error: unknown, pastDeadline: boolean): SkippedImage {

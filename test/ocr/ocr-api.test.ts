@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { drawText, type ImageSite, startImageSite, type TextImage } from '../fixtures/text-images.js';
 import { type TestApp, startTestApp } from '../helpers/test-app.js';
 import { waitForCrawl } from '../fixtures/crawl-site.js';
+import { until } from '../helpers/until.js';
 import { allResults, createBatch, waitForBatch } from '../batch/helpers.js';
 
 const LABEL = '> Text in image:';
@@ -64,6 +65,8 @@ const TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: '
 
 let site: ImageSite;
 let t: TestApp;
+/** The app's clock runs at real speed; moving this fires scheduled tasks. */
+let clockOffsetMs = 0;
 before(async () => {
   site = await startImageSite();
   for (const [path, image] of Object.entries(IMAGES))
@@ -76,6 +79,7 @@ before(async () => {
     body: `<html><head><title>Receipts</title></head><body><h1>Receipts</h1><p>Scanned papers of the month.</p>${tags}</body></html>`,
   });
   t = await startTestApp({
+    clock: () => new Date(Date.now() + clockOffsetMs),
     env: { OCR_MAX_INPUT_PIXELS: '2000000', OCR_MAX_IMAGE_BYTES: '400000', OCR_MAX_IMAGES: '7' },
   });
 });
@@ -184,6 +188,66 @@ describe('ocr_options', () => {
     assert.equal(status.status, 'completed', JSON.stringify(status));
     const pages = (await t.request('GET', `/v1/crawl/${id}?skip=0`)).json().data;
     assert.equal(pages.length, 1);
+    assert.equal(imageTexts(pages[0].markdown).length, 4);
+  });
+});
+
+describe('ocr_options on pages read at once', () => {
+  it('reads an image shown by two pages scraped at the same time once', async () => {
+    site.set('/fresh.png', {
+      type: 'image/png',
+      body: await drawText({ font: 'Liberation Sans', size: 30, lines: ['Shared banner 2026'] }),
+    });
+    for (const path of ['/shared-a', '/shared-b'])
+      site.set(path, {
+        type: 'text/html',
+        body: `<html><body><h1>${path}</h1><img src="/fresh.png" alt="banner"></body></html>`,
+      });
+    const answers = await Promise.all([scrape('/shared-a'), scrape('/shared-b')]);
+    const reports = answers.map((res) => {
+      assert.equal(res.statusCode, 200, res.body.slice(0, 400));
+      assert.match(imageTexts(res.json().data.markdown)[0] as string, /Shared banner 2026/);
+      return res.json().data.metadata.ocr;
+    });
+    assert.deepEqual(
+      reports.map((r) => r.recognized),
+      [1, 1],
+    );
+    assert.equal(reports[0].cached + reports[1].cached, 1, 'one recognition, shared');
+  });
+});
+
+describe('ocr_options in scheduled tasks', () => {
+  it("reads the images of a crawl task's pages", async () => {
+    const created = await t.request('POST', '/v1/scheduled-tasks', {
+      body: {
+        name: 'receipts with OCR',
+        cron_expression: '* * * * *',
+        task_type: 'crawl',
+        task_payload: {
+          url: `${site.url}/receipts`,
+          options: { limit: 1, scrape_options: { only_main_content: false, ocr_options: true } },
+        },
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const taskId = created.json().data.task_id as string;
+    clockOffsetMs += 61_000;
+    const scheduler = t.app.scheduler as NonNullable<typeof t.app.scheduler>;
+    const execution = await until(
+      'the execution to end',
+      async () => {
+        await scheduler.tick();
+        const list = (await t.request('GET', `/v1/scheduled-tasks/${taskId}/executions`)).json().data as Array<
+          Record<string, unknown>
+        >;
+        const first = list[0];
+        return first && first.status !== 'running' && first.status !== 'pending' ? first : undefined;
+      },
+      60_000,
+    );
+    assert.equal(execution.status, 'completed', JSON.stringify(execution));
+    const pages = (await t.request('GET', `/v1/crawl/${String(execution.job_uuid)}?skip=0`)).json().data;
     assert.equal(imageTexts(pages[0].markdown).length, 4);
   });
 });
