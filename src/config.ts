@@ -1,7 +1,7 @@
 // Every deployment setting, read from the environment, validated, with its default.
 import path from 'node:path';
 import { z } from 'zod';
-import type { OcrConfig } from './ocr/settings.js';
+import { bundledLangPath, missingLanguageFiles, type OcrConfig } from './ocr/settings.js';
 import { parseAllowlistEntry } from './net/proxy-policy.js';
 import { DEFAULT_EXTRACTOR_LIMITS, defaultExtractThreads } from './scrape/extractor.js';
 import { LLM_DEFAULTS, type LlmSettings } from './scrape/structured/llm/settings.js';
@@ -319,6 +319,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid settings:\n  LLM_BASE_URL and LLM_MODEL: set both to use a model for json and summary, or neither for the built-in rules',
     );
   }
+  const ocrLangPath = e.OCR_LANG_PATH ?? bundledLangPath();
+  // A missing model is a setting to fix before the service starts, not a failure of every page that asks for OCR.
+  const ocrMissing = e.OCR_ENABLED ? missingLanguageFiles(e.OCR_LANGS.split('+'), ocrLangPath) : undefined;
+  if (ocrMissing !== undefined) throw new ConfigError(`Invalid settings:\n  ${ocrMissing}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -400,7 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ocr: {
             threads: e.OCR_THREADS,
             langs: e.OCR_LANGS.split('+'),
-            ...(e.OCR_LANG_PATH !== undefined ? { langPath: e.OCR_LANG_PATH } : {}),
+            langPath: ocrLangPath,
             maxImages: e.OCR_MAX_IMAGES,
             maxBytes: e.OCR_MAX_IMAGE_BYTES,
             maxInputPixels: e.OCR_MAX_INPUT_PIXELS,

@@ -1,7 +1,5 @@
 // The OCR engine: a small pool of Tesseract workers (tesseract.js, its WebAssembly core in worker threads) with a time
 // limit per image. Workers start on first use and load their language data from disk, never from the network.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createWorker, OEM, type Worker as TesseractWorker } from 'tesseract.js';
 
 export interface OcrEngineOptions {
@@ -15,17 +13,14 @@ export interface OcrEngineOptions {
   timeoutMs: number;
 }
 
+/** How long a worker may take to load its model. */
+const WORKER_START_MS = 60_000;
+
 export class OcrTimeoutError extends Error {
   constructor(ms: number) {
     super(`Recognizing the image took longer than ${ms} ms (OCR_IMAGE_TIMEOUT_MS)`);
     this.name = 'OcrTimeoutError';
   }
-}
-
-/** The English model shipped with the npm package @tesseract.js-data/eng (the accurate "best_int" LSTM model). */
-export function bundledLangPath(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
 export class OcrEngine {
@@ -36,9 +31,12 @@ export class OcrEngine {
 
   constructor(private readonly o: OcrEngineOptions) {}
 
-  /** The text of an image (PNG, JPEG, WebP, BMP bytes), with the lines as Tesseract read them. */
-  async recognize(image: Buffer): Promise<string> {
-    const worker = await this.acquire();
+  /**
+   * The text of an image (PNG, JPEG, WebP, BMP bytes), with the lines as Tesseract read them. `signal` ends the wait
+   * for a free worker (a page out of time); a recognition under way runs to its end or its time limit.
+   */
+  async recognize(image: Buffer, signal?: AbortSignal): Promise<string> {
+    const worker = await this.acquire(signal);
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     try {
@@ -70,8 +68,9 @@ export class OcrEngine {
     await Promise.all(workers.map((w) => w.terminate().catch(() => undefined)));
   }
 
-  private async acquire(): Promise<TesseractWorker> {
+  private async acquire(signal?: AbortSignal): Promise<TesseractWorker> {
     if (this.closed) throw new Error('The OCR engine is closed');
+    signal?.throwIfAborted();
     const ready = this.idle.pop();
     if (ready) return ready;
     if (this.started < this.o.threads) {
@@ -83,9 +82,21 @@ export class OcrEngine {
         throw error;
       }
     }
-    const handed = await new Promise<TesseractWorker | undefined>((resolve) => this.waiting.push(resolve));
+    const handed = await new Promise<TesseractWorker | undefined>((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('The wait for an OCR worker was aborted'));
+      };
+      const take = (worker: TesseractWorker | undefined): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(worker);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(take);
+    });
     // Undefined: a worker was terminated, so there is room to start one.
-    return handed ?? this.acquire();
+    return handed ?? this.acquire(signal);
   }
 
   private handOn(worker: TesseractWorker | undefined): void {
@@ -97,7 +108,26 @@ export class OcrEngine {
     }
   }
 
-  private start(): Promise<TesseractWorker> {
+  private async start(): Promise<TesseractWorker> {
+    // tesseract.js never settles createWorker when a language fails to load (its error goes to errorHandler only):
+    // the files are checked with the settings (missingLanguageFiles), and this bounds what is left.
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.create(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`An OCR worker did not start within ${WORKER_START_MS} ms`)),
+            WORKER_START_MS,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private create(): Promise<TesseractWorker> {
     return createWorker(this.o.langs, OEM.LSTM_ONLY, {
       langPath: this.o.langPath,
       gzip: true,

@@ -1,7 +1,7 @@
 // OCR of markdown images, built from the settings (docs/ocr.md).
 import type { OcrConfig } from './settings.js';
 import { OcrCache } from './cache.js';
-import { bundledLangPath, OcrEngine } from './engine.js';
+import { OcrEngine } from './engine.js';
 import { MarkdownOcr } from './markdown.js';
 
 export { MarkdownOcr } from './markdown.js';
@@ -11,7 +11,7 @@ export function createMarkdownOcr(config: OcrConfig): { engine: OcrEngine; markd
   const engine = new OcrEngine({
     threads: config.threads,
     langs: config.langs,
-    langPath: config.langPath ?? bundledLangPath(),
+    langPath: config.langPath,
     timeoutMs: config.timeoutMs,
   });
   const markdown = new MarkdownOcr(engine, new OcrCache(config.cacheEntries), {

@@ -128,7 +128,7 @@ export class MarkdownOcr {
     if (pending) return { text: await pending, cached: true };
     const recognition = (async () => {
       const png = await prepareImage(bytes, this.settings);
-      return (await this.engine.recognize(png)).trim();
+      return (await this.engine.recognize(png, ctx.signal)).trim();
     })();
     this.inFlight.set(key, recognition);
     try {
