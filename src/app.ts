@@ -50,6 +50,8 @@ import { SubscriptionStore } from './webhooks/subscription-store.js';
 import { taskRoutes } from './tasks/routes.js';
 import { CheckRunner } from './monitors/check-runner.js';
 import { notificationLookup } from './monitors/notifications.js';
+import { firecrawlRoutes } from './firecrawl/index.js';
+import { ownerUsage } from './jobs/job-store.js';
 import { monitorRoutes } from './monitors/routes.js';
 import { MonitorService } from './monitors/service.js';
 import { MonitorStore } from './monitors/store.js';
@@ -392,6 +394,16 @@ export async function createApp(options: AppOptions): Promise<App> {
         webhookRoutes(webhooks),
         taskRoutes(tasks),
         monitorRoutes(monitors),
+        firecrawlRoutes({
+          scrape,
+          crawl,
+          batch,
+          map,
+          search,
+          publicUrl: config.publicUrl,
+          usage: (ownerId) => ownerUsage(db.kysely, ownerId),
+          maxConcurrency: config.crawlConcurrency,
+        }),
       ],
     });
     // Background work, like the loops below: an api-only process leaves it to the workers on its store.

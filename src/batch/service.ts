@@ -123,6 +123,14 @@ export class BatchService {
     return this.jobs.results(ownerId, id, skip, baseUrl);
   }
 
+  failures(ownerId: string, id: string, max: number) {
+    return this.jobs.failures(ownerId, id, max);
+  }
+
+  running(ownerId: string, max: number) {
+    return this.jobs.running(ownerId, max);
+  }
+
   cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
     return this.jobs.cancel(ownerId, id);
   }

@@ -91,6 +91,21 @@ export class FrontierJobs {
     };
   }
 
+  /** A job's failed pages (the first `max`), after the same ownership and expiry check as its status. */
+  async failures(ownerId: string, id: string, max: number) {
+    await this.job(ownerId, id);
+    return this.o.store.failedPages(id, max);
+  }
+
+  /** The owner's running jobs of this kind (at most `max`), with the request each was created with. */
+  async running(ownerId: string, max: number) {
+    const jobs = await this.o.store.running(ownerId, this.o.kind, this.o.clock().toISOString(), max);
+    return jobs.map((job) => {
+      const { request } = JSON.parse(job.options) as { request?: Record<string, unknown> };
+      return { id: job.id, url: job.url, created_at: job.created_at, request: request ?? {} };
+    });
+  }
+
   async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
     await this.job(ownerId, id);
     const now = this.o.clock().toISOString();

@@ -279,6 +279,9 @@ export class CrawlRunner {
         excludePaths: options.excludePaths,
         scrapePaths: options.scrapePaths,
         maxDepth: options.maxDepth,
+        pathSyntax: options.pathSyntax,
+        regexOnFullUrl: options.regexOnFullUrl,
+        pathPrefix: options.pathPrefix,
       }),
       frontierFull: false,
     };

@@ -79,6 +79,19 @@ export interface CrawlOptions extends PageJobOptions {
   includePaths?: string[];
   excludePaths?: string[];
   scrapePaths?: string[];
+  /** Absent: globs. `regex`: include/exclude paths are regular expressions (a crawl started through /v2). */
+  pathSyntax?: 'glob' | 'regex';
+  regexOnFullUrl?: boolean;
+  /** Only links under this path are visited (a /v2 crawl without crawlEntireDomain). */
+  pathPrefix?: string;
+}
+
+/** What a crawl started through Firecrawl's /v2 adds to a /v1 request: its path rules are regexes (src/firecrawl). */
+export interface CrawlRuleOverrides {
+  includeRegexes?: string[];
+  excludeRegexes?: string[];
+  regexOnFullUrl?: boolean;
+  pathPrefix?: string;
 }
 
 /**

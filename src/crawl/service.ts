@@ -4,7 +4,7 @@ import { CapabilityUnavailableError, InvalidInputError } from '../domain/errors.
 import type { Capabilities } from '../scrape/capabilities.js';
 import type { Clock } from '../util/time.js';
 import type { TemplateRef } from '../domain/template-ref.js';
-import { type CrawlRequest, crawlRefusals, resolveCrawlOptions } from './schema.js';
+import { type CrawlRequest, type CrawlRuleOverrides, crawlRefusals, resolveCrawlOptions } from './schema.js';
 import { normalizeUrl } from './scope/index.js';
 import { refuseBlockedSeed, type TargetGuard } from './seed-guard.js';
 import { FrontierJobs, type FrontierJobStatus } from './frontier-jobs.js';
@@ -40,14 +40,25 @@ export class CrawlService {
     });
   }
 
-  /** `template`: the template the request was expanded from, recorded with the job. */
+  /**
+   * `template`: the template the request was expanded from, recorded with the job. `rules`: regex path rules and a
+   * path prefix of a crawl started through /v2 (validated by its caller), in place of the request's globs.
+   */
   async create(
     ownerId: string,
     request: CrawlRequest,
     template?: TemplateRef,
+    rules?: CrawlRuleOverrides,
   ): Promise<{ job_id: string; status: 'created'; message: string }> {
     const options = resolveCrawlOptions(request);
     if (template) options.template = template;
+    if (rules) {
+      options.pathSyntax = 'regex';
+      options.includePaths = rules.includeRegexes;
+      options.excludePaths = rules.excludeRegexes;
+      options.regexOnFullUrl = rules.regexOnFullUrl === true;
+      if (rules.pathPrefix !== undefined) options.pathPrefix = rules.pathPrefix;
+    }
     const refused = crawlRefusals(request, options, this.deps.capabilities);
     if (refused.length > 0) throw new CapabilityUnavailableError(refused);
     const seed = normalizeUrl(request.url);
@@ -76,6 +87,14 @@ export class CrawlService {
 
   results(ownerId: string, id: string, skip: number, baseUrl: string) {
     return this.jobs.results(ownerId, id, skip, baseUrl);
+  }
+
+  failures(ownerId: string, id: string, max: number) {
+    return this.jobs.failures(ownerId, id, max);
+  }
+
+  running(ownerId: string, max: number) {
+    return this.jobs.running(ownerId, max);
   }
 
   cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {

@@ -13,6 +13,7 @@ import {
   jobById,
   lockJob,
   ownerJobIds,
+  pendingJobsOfOwner,
   setJobProgress,
   startJob,
 } from '../jobs/job-store.js';
@@ -283,6 +284,23 @@ export class CrawlStore {
       .offset(skip)
       .execute();
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
+  }
+
+  /** An owner's running jobs of `kind`, oldest first, at most `max` (Firecrawl's GET /v2/crawl/active). */
+  async running(ownerId: string, kind: FrontierKind, now: string, max: number): Promise<CrawlJob[]> {
+    return pendingJobsOfOwner(this.db, ownerId, kind, now, max);
+  }
+
+  /** The failed pages of a job, in the order they were found, at most `max`: their id, URL and error. */
+  async failedPages(jobId: string, max: number): Promise<Array<{ id: number; url: string; error: string | null }>> {
+    return this.db
+      .selectFrom('crawl_pages')
+      .select(['id', 'url', 'error'])
+      .where('job_id', '=', jobId)
+      .where('state', '=', 'failed')
+      .orderBy('id')
+      .limit(max)
+      .execute();
   }
 
   /**

@@ -53,41 +53,55 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return send(reply, error);
-    const answer = error instanceof DomainError ? toApiError(error) : undefined;
-    if (answer) return send(reply, answer);
-    const known = fromFastifyError(error);
-    if (known) return send(reply, known);
-    const storeFailure = classifyStoreError(error);
-    if (storeFailure) {
-      // Logged without the stack: an outage makes every request fail alike.
-      request.log.warn({ err: { message: error.message }, route: request.routeOptions.url }, `store ${storeFailure}`);
-      return send(reply, storeFailure === 'full' ? storageFull() : databaseUnavailable());
-    }
-    // A fault of ours: log it with context, answer without internals.
-    request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
-    return reply.status(500).send({
-      success: false,
-      error: 'Internal server error',
-      message: `Something went wrong on our side; quote request id ${request.id} when reporting it`,
-    });
+/**
+ * The answer to any failure of a request: known ApiErrors, the domain's errors, Fastify's own, the store's outages,
+ * else a fault of ours (logged here with its context). Shared by every error shape the service speaks (/v1, /v2).
+ */
+export function answerFor(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const answer = error instanceof DomainError ? toApiError(error) : undefined;
+  if (answer) return answer;
+  const known = fromFastifyError(error);
+  if (known) return known;
+  const storeFailure = classifyStoreError(error);
+  if (storeFailure) {
+    // Logged without the stack: an outage makes every request fail alike.
+    request.log.warn({ err: { message: error.message }, route: request.routeOptions.url }, `store ${storeFailure}`);
+    return storeFailure === 'full' ? storageFull() : databaseUnavailable();
+  }
+  // A fault of ours: log it with context, answer without internals.
+  request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
+  return internalError(request.id);
+}
+
+/** A fault of ours, without internals: the request id lets an operator find its log line. */
+export function internalError(requestId: string): ApiError {
+  return new ApiError(500, {
+    error: 'Internal server error',
+    message: `Something went wrong on our side; quote request id ${requestId} when reporting it`,
   });
+}
+
+/** The 404 or 405 of a request that matched no route: 405 names the methods `path` allows. */
+export function unmatchedRoute(routes: RouteTable, method: string, path: string): ApiError {
+  const allowed = routes.methodsFor(path);
+  if (allowed.length > 0) {
+    return new ApiError(
+      405,
+      { error: 'Method not allowed', message: `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}` },
+      { allow: allowed.join(', ') },
+    );
+  }
+  return new ApiError(404, { error: 'Not found', message: `Route ${method} ${path} not found` });
+}
+
+export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, answerFor(error, request)),
+  );
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? request.url;
-    const allowed = routes.methodsFor(path);
-    if (allowed.length > 0) {
-      void reply.header('allow', allowed.join(', '));
-      return send(
-        reply,
-        new ApiError(405, {
-          error: 'Method not allowed',
-          message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
-        }),
-      );
-    }
-    return send(reply, new ApiError(404, { error: 'Not found', message: `Route ${request.method} ${path} not found` }));
+    return send(reply, unmatchedRoute(routes, request.method, path));
   });
 }

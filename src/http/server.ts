@@ -46,8 +46,8 @@ export interface ServerOptions {
   version: string;
   /** A trivial query of the store, for /health; it may throw or hang while the database is out of reach. */
   probeStore: () => Promise<unknown>;
-  /** Registers the capability routes (scrape, crawl, ...). */
-  routes: Array<(app: FastifyInstance) => void | Promise<void>>;
+  /** Registers the capability routes (scrape, crawl, ...); `routes` answers 405s for a plugin with its own handlers. */
+  routes: Array<(app: FastifyInstance, routes: RouteTable) => void | Promise<void>>;
   /**
    * Runs on every authenticated request before its body is validated: may rewrite the body (a template expanded
    * into the request it stands for), which is then validated as if the client had sent it.
@@ -154,6 +154,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await registerOpenApi(app, options.version);
   registerHealth(app, options.probeStore);
   registerHome(app, options.version);
-  for (const register of options.routes) await register(app);
+  for (const register of options.routes) await register(app, routes);
   return app;
 }

@@ -103,6 +103,47 @@ export function ownerJobIds(db: Executor, ownerId: string, kind: JobKind, now: s
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }
 
+/** An owner's running jobs of `kind` (pending, not expired), oldest first, at most `max`. */
+export async function pendingJobsOfOwner(
+  db: Executor,
+  ownerId: string,
+  kind: JobKind,
+  now: string,
+  max: number,
+): Promise<JobRow[]> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at')
+    .limit(max)
+    .execute();
+}
+
+/** What an owner's jobs kept now add up to: credits used, running jobs, and when one last completed. */
+export async function ownerUsage(
+  db: Executor,
+  ownerId: string,
+): Promise<{ creditsUsed: number; pending: number; lastCompletedAt: string | null }> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number | string>('credits_used'), eb.lit(0)).as('credits'),
+      eb.fn.sum<number | string>(eb.case().when('status', '=', 'pending').then(1).else(0).end()).as('pending'),
+      eb.fn.max(eb.case().when('status', '=', 'completed').then(eb.ref('finished_at')).end()).as('last_completed'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return {
+    creditsUsed: Number(row?.credits ?? 0),
+    pending: Number(row?.pending ?? 0),
+    lastCompletedAt: (row?.last_completed as string | null | undefined) ?? null,
+  };
+}
+
 /** The job by id alone (workers, which act for every owner). */
 export async function jobById(db: Executor, id: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();

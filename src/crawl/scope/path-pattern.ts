@@ -255,6 +255,16 @@ export class MatchSubject {
 
   constructor(private readonly url: URL) {}
 
+  /** The path as written (what a regex rule is searched in). */
+  pathname(): string {
+    return this.url.pathname;
+  }
+
+  /** The whole URL with its query, without a fragment (what a whole-URL regex rule is searched in). */
+  href(): string {
+    return this.url.hash === '' ? this.url.href : this.url.href.slice(0, -this.url.hash.length);
+  }
+
   /** The path as written and decoded, each with and without a trailing slash. */
   paths(): readonly string[] {
     if (this.#paths === undefined) {

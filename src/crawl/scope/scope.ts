@@ -1,7 +1,8 @@
 // A crawl's scope: which discovered links are visited and which visited pages are saved.
 import { normalizeUrl } from './normalize-url.js';
 import { hasNonHtmlExtension } from './non-html.js';
-import { compilePatterns, MatchSubject } from './path-pattern.js';
+import { compilePatterns, MatchSubject, type PatternSet } from './path-pattern.js';
+import { compileRegexRules } from './path-regex.js';
 import { createStrategyFilter, STRATEGIES, type Strategy } from './strategy.js';
 
 export interface ScopeOptions {
@@ -11,6 +12,14 @@ export interface ScopeOptions {
   excludePaths?: string[];
   scrapePaths?: string[];
   maxDepth: number;
+  /**
+   * How includePaths and excludePaths are written: path globs (the default, docs/crawl-scope.md), or regular
+   * expressions searched in the path, or with `regexOnFullUrl` in the whole URL (Firecrawl's rules).
+   */
+  pathSyntax?: 'glob' | 'regex';
+  regexOnFullUrl?: boolean;
+  /** Only links whose path starts with this are visited (Firecrawl's crawl without crawlEntireDomain). */
+  pathPrefix?: string;
 }
 
 export interface Scope {
@@ -50,8 +59,13 @@ export function createScope(options: ScopeOptions): Scope {
     throw new TypeError(`maxDepth must be a non-negative integer: ${maxDepth}`);
 
   const inStrategy = createStrategyFilter(new URL(seed), options.strategy);
-  const exclude = compilePatterns(options.excludePaths);
-  const include = compilePatterns(options.includePaths);
+  const rules = (list: string[] | undefined): PatternSet =>
+    options.pathSyntax === 'regex'
+      ? compileRegexRules(list ?? [], options.regexOnFullUrl === true)
+      : compilePatterns(list);
+  const exclude = rules(options.excludePaths);
+  const include = rules(options.includePaths);
+  const prefix = options.pathPrefix;
   const scrape = compilePatterns(options.scrapePaths);
 
   return {
@@ -65,6 +79,7 @@ export function createScope(options: ScopeOptions): Scope {
       if (href === seed) return true;
       if (!(depth <= maxDepth) || !(depth >= 0)) return false; // also refuses NaN
       if (!inStrategy(parsed) || hasNonHtmlExtension(parsed.pathname)) return false;
+      if (prefix !== undefined && !parsed.pathname.startsWith(prefix)) return false;
       const subject = new MatchSubject(parsed);
       // A link the rules cannot decide within their bounds (see PATH_RULE_LIMITS) is not visited:
       // skipping it is safe, visiting it could break an exclusion.

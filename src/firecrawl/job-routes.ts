@@ -1,0 +1,188 @@
+// Firecrawl's v2 scrape, crawl and batch scrape routes, over the services /v1 uses (docs/firecrawl.md).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { BatchService } from '../batch/service.js';
+import { BATCH_LIMITS } from '../batch/schema.js';
+import { parseSkip } from '../crawl/routes.js';
+import type { CrawlService } from '../crawl/service.js';
+import { ownerOf } from '../http/auth.js';
+import { requestBaseUrl } from '../http/base-url.js';
+import { ApiError, isUuid } from '../http/errors.js';
+import { httpUrl } from '../scrape/schema.js';
+import type { ScrapeService } from '../scrape/service.js';
+import { mapCrawlRequest, type V2CrawlRequest, v2CrawlRequestSchema } from './crawl-request.js';
+import { toFirecrawlDocument } from './document.js';
+import { inV2Words, refusalError } from './errors.js';
+import { errorsOf, type FrontierJobReader, statusPage } from './job-views.js';
+import { mapScrapeOptions, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
+
+const tags = ['firecrawl'];
+
+export const v2ScrapeRequestSchema = z
+  .strictObject({ url: httpUrl, ...v2ScrapeOptionsShape })
+  .meta({ id: 'FirecrawlScrapeRequest' });
+type V2ScrapeRequest = z.infer<typeof v2ScrapeRequestSchema>;
+
+export const v2BatchRequestSchema = z
+  .strictObject({
+    urls: z.array(z.string()).min(1).max(BATCH_LIMITS.maxUrls),
+    ignoreInvalidURLs: z.boolean().optional(),
+    webhook: z.unknown().optional(),
+    appendToId: z.string().optional(),
+    maxConcurrency: z.number().int().min(1).optional(),
+    ...v2ScrapeOptionsShape,
+  })
+  .meta({ id: 'FirecrawlBatchScrapeRequest' });
+type V2BatchRequest = z.infer<typeof v2BatchRequestSchema>;
+
+/** A job id from the path: Firecrawl's 400 for anything but a UUID. */
+function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string {
+  const id = request.params.jobId;
+  if (!isUuid(id))
+    throw new ApiError(400, { error: 'Bad request', message: 'Invalid job ID format. Job ID must be a valid UUID.' });
+  return id.toLowerCase();
+}
+
+/** Aborted when the client hangs up, so its work stops instead of running on. */
+function hangUpSignal(reply: { raw: NodeJS.EventEmitter & { writableFinished: boolean } }): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Scrape options of a v2 body: every field but those of the request itself. */
+function scrapeOptionsOf<T extends Record<string, unknown>>(
+  body: T,
+  requestFields: readonly string[],
+): V2ScrapeOptions {
+  const options: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (!requestFields.includes(key)) options[key] = value;
+  return options as V2ScrapeOptions;
+}
+
+export interface JobRouteDeps {
+  scrape: ScrapeService;
+  crawl: CrawlService;
+  batch: BatchService;
+  publicUrl: string | undefined;
+}
+
+export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
+  const { scrape, crawl, batch, publicUrl } = deps;
+
+  app.post<{ Body: V2ScrapeRequest }>(
+    '/scrape',
+    { schema: { tags, summary: 'Scrape one page (Firecrawl v2)', body: v2ScrapeRequestSchema } },
+    async (request, reply) => {
+      const mapped = mapScrapeOptions(scrapeOptionsOf(request.body, ['url']));
+      if (mapped.refusals.length > 0) throw refusalError(mapped.refusals);
+      const signal = hangUpSignal(reply);
+      const page = await inV2Words(mapped.renames, () =>
+        scrape.scrape(ownerOf(request), { url: request.body.url, ...mapped.page }, signal),
+      );
+      const base = requestBaseUrl(request, publicUrl);
+      return { success: true, data: toFirecrawlDocument(page, base, page.job_id) };
+    },
+  );
+
+  app.post<{ Body: V2CrawlRequest }>(
+    '/crawl',
+    { schema: { tags, summary: 'Start a crawl (Firecrawl v2)', body: v2CrawlRequestSchema } },
+    async (request) => {
+      const mapped = mapCrawlRequest(request.body);
+      if (mapped.refusals.length > 0) throw refusalError(mapped.refusals);
+      const created = await inV2Words(mapped.renames, () =>
+        crawl.create(ownerOf(request), mapped.request, undefined, mapped.rules),
+      );
+      const base = requestBaseUrl(request, publicUrl);
+      return { success: true, id: created.job_id, url: `${base}/v2/crawl/${created.job_id}` };
+    },
+  );
+
+  app.get(
+    '/crawl/active',
+    { schema: { tags, summary: 'Running crawls of this key (Firecrawl v2)' } },
+    async (request) => {
+      const owner = ownerOf(request);
+      const running = await crawl.running(owner, 1000);
+      return {
+        success: true,
+        crawls: running.map((job) => ({
+          id: job.id,
+          teamId: owner,
+          url: job.url,
+          created_at: job.created_at,
+          options: job.request,
+        })),
+      };
+    },
+  );
+
+  for (const [kind, reader, path] of [
+    ['crawl', crawl, '/v2/crawl'],
+    ['batch/scrape', batch, '/v2/batch/scrape'],
+  ] as const) {
+    const label = kind === 'crawl' ? 'crawl' : 'batch scrape';
+    app.get<{ Params: { jobId: string }; Querystring: { skip?: string } }>(
+      `/${kind}/:jobId`,
+      { schema: { tags, summary: `Status and documents of a ${label}, 100 a page (Firecrawl v2)` } },
+      async (request) =>
+        statusPage(
+          reader as FrontierJobReader,
+          ownerOf(request),
+          jobIdOf(request),
+          parseSkip(request.query.skip),
+          requestBaseUrl(request, publicUrl),
+          path,
+        ),
+    );
+    app.delete<{ Params: { jobId: string } }>(
+      `/${kind}/:jobId`,
+      { schema: { tags, summary: `Cancel a ${label} (Firecrawl v2)` } },
+      async (request) => {
+        await reader.cancel(ownerOf(request), jobIdOf(request));
+        return { success: true, status: 'cancelled' };
+      },
+    );
+    app.get<{ Params: { jobId: string } }>(
+      `/${kind}/:jobId/errors`,
+      { schema: { tags, summary: `Failed pages of a ${label} (Firecrawl v2)` } },
+      async (request) => errorsOf(reader as FrontierJobReader, ownerOf(request), jobIdOf(request)),
+    );
+  }
+
+  app.post<{ Body: V2BatchRequest }>(
+    '/batch/scrape',
+    { schema: { tags, summary: 'Start a batch scrape (Firecrawl v2)', body: v2BatchRequestSchema } },
+    async (request) => {
+      const body = request.body;
+      const mapped = mapScrapeOptions(
+        scrapeOptionsOf(body, ['urls', 'ignoreInvalidURLs', 'webhook', 'appendToId', 'maxConcurrency']),
+      );
+      const refusals = [...mapped.refusals];
+      if (body.webhook !== undefined && body.webhook !== null)
+        refusals.push({
+          field: 'webhook',
+          message:
+            'A per-batch webhook is not offered by this server; subscribe to scrape events with POST /v1/webhooks',
+        });
+      if (body.appendToId !== undefined)
+        refusals.push({ field: 'appendToId', message: 'Adding URLs to a running batch is not offered by this server' });
+      if (refusals.length > 0) throw refusalError(refusals);
+      // Firecrawl's default: invalid URLs are listed and left out rather than refusing the batch.
+      const ignoreInvalid = body.ignoreInvalidURLs ?? true;
+      const created = await inV2Words([...mapped.renames, ['ignore_invalid_urls', 'ignoreInvalidURLs']], () =>
+        batch.create(ownerOf(request), { urls: body.urls, ignore_invalid_urls: ignoreInvalid, ...mapped.page }),
+      );
+      const base = requestBaseUrl(request, publicUrl);
+      return {
+        success: true,
+        id: created.job_id,
+        url: `${base}/v2/batch/scrape/${created.job_id}`,
+        ...(ignoreInvalid ? { invalidURLs: created.invalid_urls ?? [] } : {}),
+      };
+    },
+  );
+}

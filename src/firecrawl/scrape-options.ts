@@ -1,0 +1,220 @@
+// Firecrawl's v2 scrape options (camelCase, object formats) checked with this service's own field rules, and turned
+// into the /v1 page options they stand for (docs/firecrawl.md). The limits are the /v1 ones: same validators.
+import { z } from 'zod';
+import { MAX_TIMEOUT_MS, pageOptionsShape, type PageOptionsInput } from '../scrape/schema.js';
+
+/** Formats of Firecrawl's client that have no equivalent here: refused with a 400 that says so. */
+const NOT_OFFERED_FORMATS = [
+  'images',
+  'changeTracking',
+  'attributes',
+  'branding',
+  'product',
+  'menu',
+  'audio',
+  'video',
+  'question',
+  'highlights',
+  'query',
+] as const;
+
+const STRING_FORMATS = [
+  'markdown',
+  'html',
+  'rawHtml',
+  'links',
+  'summary',
+  'screenshot',
+  'json',
+  ...NOT_OFFERED_FORMATS,
+] as const;
+
+const jsonFormat = z.strictObject({
+  type: z.literal('json'),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  checkPromptInjection: z.boolean().optional(),
+});
+
+const screenshotFormat = z.strictObject({
+  type: z.literal('screenshot'),
+  fullPage: z.boolean().optional(),
+  quality: z.number().min(0).max(100).optional(),
+  viewport: z.strictObject({ width: z.number().int().min(1), height: z.number().int().min(1) }).optional(),
+});
+
+/** Any other object format names its type; it is refused below as a string format of that name would be. */
+const otherFormat = z.looseObject({ type: z.enum(STRING_FORMATS) });
+
+const formatOption = z.union([z.enum(STRING_FORMATS), jsonFormat, screenshotFormat, otherFormat]);
+export type FormatOption = z.infer<typeof formatOption>;
+
+const proxyOption = z.union([z.enum(['basic', 'auto', 'stealth', 'enhanced']), pageOptionsShape.proxy.unwrap()]);
+
+/** Fields Firecrawl's clients send that change nothing here; accepted so those clients work (docs/firecrawl.md). */
+const acceptedWithoutEffect = {
+  skipTlsVerification: z.boolean().optional(),
+  removeBase64Images: z.boolean().optional(),
+  blockAds: z.boolean().optional(),
+  fastMode: z.boolean().optional(),
+  parsers: z
+    .array(z.union([z.string().max(50), z.looseObject({ type: z.string().max(50) })]))
+    .max(10)
+    .optional(),
+  location: z
+    .strictObject({
+      country: z.string().max(10).optional(),
+      languages: z.array(z.string().max(35)).max(20).optional(),
+    })
+    .optional(),
+  integration: z.string().max(100).optional(),
+  origin: z.string().max(100).optional(),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
+  domainTools: z.literal(false).optional(),
+  zeroDataRetention: z.literal(false).optional(),
+  redactPII: z.literal(false).optional(),
+  lockdown: z.literal(false).optional(),
+  mobile: z.literal(false).optional(),
+};
+
+export const v2ScrapeOptionsShape = {
+  formats: z.array(formatOption).max(20).optional(),
+  onlyMainContent: pageOptionsShape.only_main_content,
+  includeTags: pageOptionsShape.include_tags,
+  excludeTags: pageOptionsShape.exclude_tags,
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+  waitFor: pageOptionsShape.wait_for,
+  maxAge: pageOptionsShape.max_age,
+  minAge: z.number().int().min(0).optional(),
+  storeInCache: pageOptionsShape.store_in_cache,
+  headers: z.record(z.string(), z.string()).optional(),
+  actions: z
+    .array(z.looseObject({ type: z.string().max(50) }))
+    .max(50)
+    .optional(),
+  proxy: proxyOption.optional(),
+  ...acceptedWithoutEffect,
+};
+
+export const v2ScrapeOptionsSchema = z.strictObject(v2ScrapeOptionsShape);
+export type V2ScrapeOptions = z.infer<typeof v2ScrapeOptionsSchema>;
+
+/** One refusal of a value the schema accepts, with its v2 field path. */
+export interface Refusal {
+  field: string;
+  message: string;
+}
+
+/** The /v1 page options a v2 request stands for, and how to say a /v1 field's problem in the v2 request's words. */
+export interface MappedPageOptions {
+  page: PageOptionsInput;
+  /** Refusals found while mapping (formats and options with no equivalent here); a 400 when any. */
+  refusals: Refusal[];
+  /** /v1 field path prefix -> v2 field path prefix, longest first. */
+  renames: Array<[string, string]>;
+}
+
+const NOT_HERE = 'is not offered by this server (docs/firecrawl.md lists what is)';
+
+/**
+ * Maps v2 scrape options onto /v1 page options. `at` is the v2 path of the options object ('' at the top, else
+ * `scrapeOptions`) for the refusals and renames.
+ */
+export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageOptions {
+  const path = (field: string) => (at ? `${at}.${field}` : field);
+  const refusals: Refusal[] = [];
+  const renames: Array<[string, string]> = [];
+  const formats: NonNullable<PageOptionsInput['formats']> = [];
+  let jsonOptions: PageOptionsInput['json_options'];
+
+  (options.formats ?? ['markdown']).forEach((format, i) => {
+    const type = typeof format === 'string' ? format : format.type;
+    const v2Field = path(`formats.${i}`);
+    if ((NOT_OFFERED_FORMATS as readonly string[]).includes(type)) {
+      refusals.push({ field: v2Field, message: `Format '${type}' ${NOT_HERE}` });
+      return;
+    }
+    if (type === 'json') {
+      if (typeof format === 'string' || !('type' in format) || format.type !== 'json') {
+        refusals.push({ field: v2Field, message: "Format 'json' must be an object: { type: 'json', schema, prompt }" });
+        return;
+      }
+      const json = format as z.infer<typeof jsonFormat>;
+      jsonOptions = {
+        ...(json.schema !== undefined ? { schema: json.schema } : {}),
+        ...(json.prompt !== undefined ? { user_prompt: json.prompt } : {}),
+      };
+      renames.push(['json_options', v2Field]);
+    }
+    let v1: NonNullable<PageOptionsInput['formats']>[number];
+    if (type === 'screenshot') {
+      const fullPage = typeof format === 'object' && 'fullPage' in format && format.fullPage === true;
+      v1 = fullPage ? 'screenshot@fullPage' : 'screenshot';
+    } else {
+      v1 = type as 'markdown' | 'html' | 'rawHtml' | 'links' | 'summary' | 'json';
+    }
+    if (formats.includes(v1)) return; // a repeat asks for nothing more
+    renames.push([`formats.${formats.length}`, v2Field]);
+    formats.push(v1);
+  });
+  if (formats.length === 0 && refusals.length === 0) {
+    refusals.push({ field: path('formats'), message: 'At least one format is needed' });
+  }
+
+  if (options.headers !== undefined && Object.keys(options.headers).length > 0) {
+    refusals.push({ field: path('headers'), message: `Custom request headers are ${NOT_HERE.slice(3)}` });
+  }
+  if (options.actions !== undefined && options.actions.length > 0) {
+    refusals.push({ field: path('actions'), message: `Browser actions are ${NOT_HERE.slice(3)}` });
+  }
+  let proxy: string | undefined;
+  if (options.proxy === 'stealth' || options.proxy === 'enhanced') {
+    refusals.push({
+      field: path('proxy'),
+      message: `Proxy '${options.proxy}' ${NOT_HERE}; 'basic' and 'auto' fetch directly (or through OUTBOUND_PROXY), or give a proxy URL`,
+    });
+  } else if (options.proxy !== undefined && options.proxy !== 'basic' && options.proxy !== 'auto') {
+    proxy = options.proxy;
+  }
+
+  const page: PageOptionsInput = {
+    formats,
+    only_main_content: options.onlyMainContent ?? true,
+    ...(options.includeTags !== undefined ? { include_tags: options.includeTags } : {}),
+    ...(options.excludeTags !== undefined ? { exclude_tags: options.excludeTags } : {}),
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    ...(options.waitFor !== undefined && options.waitFor > 0 ? { wait_for: options.waitFor } : {}),
+    ...(options.maxAge !== undefined ? { max_age: options.maxAge } : {}),
+    ...(options.storeInCache !== undefined ? { store_in_cache: options.storeInCache } : {}),
+    ...(proxy !== undefined ? { proxy } : {}),
+    ...(jsonOptions !== undefined ? { json_options: jsonOptions } : {}),
+  };
+  for (const [v1, v2] of [
+    ['only_main_content', 'onlyMainContent'],
+    ['include_tags', 'includeTags'],
+    ['exclude_tags', 'excludeTags'],
+    ['wait_for', 'waitFor'],
+    ['max_age', 'maxAge'],
+    ['store_in_cache', 'storeInCache'],
+    ['timeout', 'timeout'],
+    ['proxy', 'proxy'],
+    ['formats', 'formats'],
+  ] as const) {
+    renames.push([v1, path(v2)]);
+  }
+  return { page, refusals, renames: sortRenames(renames) };
+}
+
+/** Longest /v1 prefix first, so `formats.1` is renamed before `formats`. */
+export function sortRenames(renames: Array<[string, string]>): Array<[string, string]> {
+  return [...renames].sort((a, b) => b[0].length - a[0].length);
+}
+
+/** A /v1 field path said in the v2 request's words (unchanged when no rename applies). */
+export function renameField(field: string, renames: ReadonlyArray<[string, string]>): string {
+  for (const [from, to] of renames) {
+    if (field === from) return to;
+    if (field.startsWith(`${from}.`)) return `${to}${field.slice(from.length)}`;
+  }
+  return field;
+}
