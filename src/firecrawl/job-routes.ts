@@ -14,6 +14,7 @@ import { mapCrawlRequest, type V2CrawlRequest, v2CrawlRequestSchema } from './cr
 import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
 import { errorsOf, type FrontierJobReader, statusPage } from './job-views.js';
+import { watchJob } from './watch.js';
 import { mapScrapeOptions, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
 
 const tags = ['firecrawl'];
@@ -125,10 +126,14 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
     ['batch/scrape', batch, '/v2/batch/scrape'],
   ] as const) {
     const label = kind === 'crawl' ? 'crawl' : 'batch scrape';
-    app.get<{ Params: { jobId: string }; Querystring: { skip?: string } }>(
-      `/${kind}/:jobId`,
-      { schema: { tags, summary: `Status and documents of a ${label}, 100 a page (Firecrawl v2)` } },
-      async (request) =>
+    app.route<{ Params: { jobId: string }; Querystring: { skip?: string } }>({
+      method: 'GET',
+      url: `/${kind}/:jobId`,
+      schema: {
+        tags,
+        summary: `Status and documents of a ${label}, 100 a page; a WebSocket here streams them (Firecrawl v2)`,
+      },
+      handler: async (request) =>
         statusPage(
           reader as FrontierJobReader,
           ownerOf(request),
@@ -137,7 +142,20 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
           requestBaseUrl(request, publicUrl),
           path,
         ),
-    );
+      wsHandler: (socket, request) => {
+        const id = request.params.jobId;
+        if (!isUuid(id)) {
+          socket.close(1008, JSON.stringify({ type: 'error', error: 'Invalid job ID' }));
+          return;
+        }
+        void watchJob(socket, request, {
+          reader: reader as FrontierJobReader,
+          ownerId: ownerOf(request),
+          id: id.toLowerCase(),
+          baseUrl: requestBaseUrl(request, publicUrl),
+        });
+      },
+    });
     app.delete<{ Params: { jobId: string } }>(
       `/${kind}/:jobId`,
       { schema: { tags, summary: `Cancel a ${label} (Firecrawl v2)` } },

@@ -16,9 +16,21 @@ declare module 'fastify' {
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
+  if (typeof header !== 'string') return webSocketKey(request);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * A WebSocket handshake without an Authorization header may carry the key as its one subprotocol, as Firecrawl's
+ * clients send it (browsers cannot set headers on a WebSocket); the server then echoes it back as the protocol.
+ */
+function webSocketKey(request: FastifyRequest): string | undefined {
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
+  const protocol = request.headers['sec-websocket-protocol'];
+  if (typeof protocol !== 'string') return undefined;
+  const [first, ...rest] = protocol.split(',').map((p) => p.trim());
+  return rest.length === 0 && first !== undefined && first !== '' ? first : undefined;
 }
 
 /**

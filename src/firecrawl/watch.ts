@@ -1,0 +1,120 @@
+// The WebSocket at /v2/crawl/:id (and /v2/batch/scrape/:id) that Firecrawl's `watcher` opens: a `catchup` with the
+// job's state and the documents so far, then each new document as it is saved, then a close whose reason is
+// `{"type":"done"}` once the job has ended and every document was sent (docs/firecrawl.md, "Watching a job").
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { NotFoundError } from '../domain/errors.js';
+import { toFirecrawlDocument } from './document.js';
+import { type FrontierJobReader, firecrawlStatus, RESULTS_PAGE_SIZE } from './job-views.js';
+
+export const WATCH_LIMITS = {
+  /** Documents a catchup carries at most; a finished job with more is streamed, then read with its status. */
+  catchupDocuments: 1000,
+  /** How often a running job is looked at for new documents. */
+  pollMs: 1000,
+  /** Bytes queued on one socket before the sender waits for the client to read (a slow client holds no more). */
+  maxBufferedBytes: 4 * 1024 * 1024,
+  /** Open watch sockets in one process; more are closed at once with 1013 (try again later). */
+  maxSockets: 256,
+} as const;
+
+let openSockets = 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once the socket's send buffer is below the limit, or it closed (false). */
+async function drained(socket: WebSocket): Promise<boolean> {
+  while (socket.readyState === socket.OPEN && socket.bufferedAmount > WATCH_LIMITS.maxBufferedBytes) await sleep(50);
+  return socket.readyState === socket.OPEN;
+}
+
+function closeWith(socket: WebSocket, code: number, reason: Record<string, unknown>): void {
+  if (socket.readyState === socket.OPEN) socket.close(code, JSON.stringify(reason));
+}
+
+/**
+ * Serves one watcher. `ownerId` is the key's owner (the handshake was authenticated like any request); the job must be
+ * theirs. Never throws: every failure ends in a close whose reason says why in Firecrawl's words.
+ */
+export async function watchJob(
+  socket: WebSocket,
+  request: FastifyRequest,
+  deps: { reader: FrontierJobReader; ownerId: string; id: string; baseUrl: string },
+): Promise<void> {
+  if (openSockets >= WATCH_LIMITS.maxSockets) {
+    closeWith(socket, 1013, { type: 'error', error: 'Too many watchers on this server; poll the status instead' });
+    return;
+  }
+  openSockets++;
+  let closed = false;
+  socket.on('close', () => {
+    closed = true;
+  });
+  // Messages from the client mean nothing here; a client that sends a lot is not buffered (ws's maxPayload bounds it).
+  socket.on('message', () => undefined);
+  const { reader, ownerId, id, baseUrl } = deps;
+  const page = async (skip: number) => reader.results(ownerId, id, skip, baseUrl);
+  const send = async (message: unknown): Promise<boolean> => {
+    if (!(await drained(socket))) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  };
+  try {
+    // Catchup: the documents so far, up to the cap.
+    const catchup: Array<Record<string, unknown>> = [];
+    let first = await page(0);
+    let sent = 0;
+    for (;;) {
+      catchup.push(...first.data.map((item) => ({ ...toFirecrawlDocument(item, baseUrl, id) })));
+      sent += first.data.length;
+      if (first.next === undefined || catchup.length >= WATCH_LIMITS.catchupDocuments) break;
+      first = await page(sent);
+    }
+    const status = await reader.status(ownerId, id);
+    const ended = firecrawlStatus(first.status) !== 'scraping';
+    const complete = ended && first.next === undefined;
+    if (
+      !(await send({
+        type: 'catchup',
+        data: {
+          success: true,
+          // A finished job whose documents did not all fit is still "scraping" here: the client then reads the rest.
+          status: complete ? firecrawlStatus(first.status) : 'scraping',
+          total: first.total,
+          completed: first.completed,
+          creditsUsed: first.credits_used,
+          expiresAt: status.expires_at,
+          data: catchup,
+        },
+      }))
+    )
+      return;
+    if (complete) {
+      closeWith(socket, 1000, { type: 'done' });
+      return;
+    }
+    // Then each new document, until the job has ended and nothing is left to send.
+    while (!closed) {
+      const next = await page(sent);
+      for (const item of next.data) {
+        if (!(await send({ type: 'document', data: toFirecrawlDocument(item, baseUrl, id) }))) return;
+      }
+      sent += next.data.length;
+      if (next.data.length === RESULTS_PAGE_SIZE) continue;
+      if (firecrawlStatus(next.status) !== 'scraping') {
+        closeWith(socket, 1000, { type: 'done' });
+        return;
+      }
+      await sleep(WATCH_LIMITS.pollMs);
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      closeWith(socket, 1008, { type: 'error', error: 'Job not found' });
+      return;
+    }
+    request.log.warn({ err: { message: (error as Error).message }, job: id }, 'watch failed');
+    closeWith(socket, 1011, { type: 'error', error: 'The job could not be read; poll its status instead' });
+  } finally {
+    openSockets--;
+  }
+}
