@@ -1,0 +1,374 @@
+// Firecrawl's published JavaScript client (@mendable/firecrawl-js 4.42.0, a dev dependency) against the service's /v2
+// adapter on a real port, on SQLite and on PostgreSQL: every method this server offers, checked against the client's
+// declared types and the real content of local pages, and the Firecrawl error shape of what it refuses
+// (docs/firecrawl.md).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Firecrawl, {
+  type BatchScrapeJob,
+  type CrawlJob,
+  type Document,
+  type MapData,
+  type SearchData,
+  SdkError,
+} from '@mendable/firecrawl-js';
+import { type CrawlSite, type FixturePage, startCrawlSite, treeSitePages } from '../fixtures/crawl-site.js';
+import { type SearxngStandin, startSearxngStandin } from '../fixtures/searxng-standin.js';
+import { type TestApp, TEST_KEY, OTHER_KEY, startTestApp } from '../helpers/test-app.js';
+import { refusedPort } from '../helpers/ports.js';
+
+// The client's axios follows HTTP_PROXY/HTTPS_PROXY from the environment; the service is on loopback.
+process.env.no_proxy = '*';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const HUB_LINKS = 104;
+
+function sitePages(): Record<string, FixturePage> {
+  const hubLinks = Array.from({ length: HUB_LINKS }, (_, i) => `/hub/p${i}`);
+  const pages: Record<string, FixturePage> = {
+    '/': { title: 'Home', links: ['/docs/a', '/docs/b', '/blog/x', '/hub'] },
+    '/docs/a': { title: 'Doc A', links: ['/docs/b', '/docs/private/c'] },
+    '/docs/b': { title: 'Doc B', links: ['/blog/x'] },
+    '/docs/private/c': { title: 'Doc C' },
+    '/blog/x': { title: 'Blog X' },
+    '/hub': { title: 'Hub', links: hubLinks },
+    '/gone': { status: 404, title: 'Gone' },
+    '/product': {
+      title: 'Anvil',
+      body: '<script type="application/ld+json">{"@type":"Product","name":"Acme Anvil","offers":{"price":"149.99","priceCurrency":"EUR"}}</script><p>The Acme Anvil is forged from one block of steel and rings like a bell when struck by a hammer.</p>',
+    },
+  };
+  for (const link of hubLinks) pages[link] = { title: `Hub page ${link.slice(5)}` };
+  return pages;
+}
+
+/** The SdkError a call rejects with (fails the test when it resolves or throws something else). */
+async function sdkError(call: Promise<unknown>): Promise<SdkError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof SdkError, `an SdkError, not ${String(error)}`);
+    return error;
+  }
+  assert.fail('the call succeeded');
+}
+
+function pathsOf(docs: Document[]): string[] {
+  return docs.map((d) => new URL(String(d.metadata?.sourceURL)).pathname).sort();
+}
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`@mendable/firecrawl-js 4.42.0 against /v2 (${backend})`, () => {
+    let t: TestApp;
+    let site: CrawlSite;
+    let slow: CrawlSite;
+    let robots: CrawlSite;
+    let searx: SearxngStandin;
+    let base: string;
+    let client: Firecrawl;
+
+    before(async () => {
+      site = await startCrawlSite(sitePages());
+      slow = await startCrawlSite(treeSitePages(15, 700));
+      robots = await startCrawlSite({ '/': { title: 'Closed' } }, 'User-agent: *\nDisallow: /\n');
+      searx = await startSearxngStandin((request) => ({
+        json: {
+          query: request.params['q'],
+          results: [
+            { url: `${site.url}/docs/a`, title: 'Doc A result', content: 'About doc A', engine: 'standin' },
+            { url: `${site.url}/blog/x`, title: 'Blog X result', content: 'About blog X', engine: 'standin' },
+            { url: 'https://elsewhere.example/page', title: 'Elsewhere', content: 'Another site', engine: 'standin' },
+          ],
+        },
+      }));
+      t = await startTestApp({ backend, env: { SEARXNG_URL: searx.url } });
+      base = await t.app.server.listen({ port: 0, host: '127.0.0.1' });
+      client = new Firecrawl({ apiKey: TEST_KEY, apiUrl: base });
+    });
+    after(async () => {
+      await t.close();
+      await Promise.all([site.close(), slow.close(), robots.close(), searx.close()]);
+    });
+
+    it('scrape: markdown, html, rawHtml and links of the page, with metadata under Firecrawl names', async () => {
+      const doc: Document = await client.scrape(`${site.url}/docs/a`, {
+        formats: ['markdown', 'html', 'rawHtml', 'links'],
+      });
+      assert.match(String(doc.markdown), /^# Doc A\n\nThis is the page at \/docs\/a\./);
+      assert.doesNotMatch(String(doc.markdown), /Footer/, 'onlyMainContent is true by default, as in Firecrawl');
+      assert.match(String(doc.html), /<h1>Doc A<\/h1>/);
+      assert.match(String(doc.rawHtml), /<footer>Footer<\/footer>/);
+      assert.deepEqual(doc.links, [`${site.url}/`, `${site.url}/docs/b`, `${site.url}/docs/private/c`]);
+      const meta = doc.metadata!;
+      assert.equal(meta.title, 'Doc A');
+      assert.equal(meta.sourceURL, `${site.url}/docs/a`);
+      assert.equal(meta.url, `${site.url}/docs/a`);
+      assert.equal(meta.statusCode, 200);
+      assert.equal(meta.proxyUsed, 'basic');
+      assert.equal(meta.language, 'en');
+      assert.match(String(meta.scrapeId), UUID);
+      assert.equal(meta.cacheState, 'miss');
+    });
+
+    it('scrape: onlyMainContent false keeps the page around the article; excludeTags removes elements', async () => {
+      const doc = await client.scrape(`${site.url}/docs/b`, {
+        formats: ['markdown'],
+        onlyMainContent: false,
+        excludeTags: ['ul'],
+        maxAge: 0,
+      });
+      assert.match(String(doc.markdown), /Footer/);
+      assert.doesNotMatch(String(doc.markdown), /Link 0 from/);
+    });
+
+    it("scrape: the json format fills the schema from the page's structured data; summary is the page's own sentences", async () => {
+      const doc = await client.scrape(`${site.url}/product`, {
+        formats: [
+          {
+            type: 'json',
+            schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+          },
+          'summary',
+        ],
+      });
+      assert.deepEqual(doc.json, { name: 'Acme Anvil', price: 149.99 });
+      assert.match(String(doc.summary), /Acme Anvil is forged from one block of steel/);
+      assert.equal(doc.metadata?.extraction, 'rules');
+    });
+
+    it('scrape: the screenshot format is a PNG the key can fetch', async () => {
+      const doc = await client.scrape(`${site.url}/docs/a`, { formats: [{ type: 'screenshot', fullPage: true }] });
+      assert.match(String(doc.screenshot), new RegExp(`^${base}/v1/screenshots/`));
+      const png = await fetch(String(doc.screenshot), { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      assert.equal(png.status, 200);
+      assert.equal(png.headers.get('content-type'), 'image/png');
+    });
+
+    it('scrape: a target answering 404 is a document with statusCode and error, as Firecrawl answers it', async () => {
+      const doc = await client.scrape(`${site.url}/gone`, { formats: ['markdown'] });
+      assert.equal(doc.metadata?.statusCode, 404);
+      assert.equal(doc.metadata?.error, 'The page answered HTTP 404');
+    });
+
+    it("scrape refusals: Firecrawl's error shape with the field named (unknown key, a format not offered, bad values)", async () => {
+      const unknown = await sdkError(client.scrape(`${site.url}/docs/a`, { bogus: true } as never));
+      assert.equal(unknown.status, 400);
+      assert.equal(unknown.code, 'BAD_REQUEST');
+      assert.equal(unknown.message, 'bogus: Unrecognized key: "bogus"');
+      assert.deepEqual(unknown.details, [
+        { code: 'unrecognized_keys', path: ['bogus'], message: 'Unrecognized key: "bogus"' },
+      ]);
+
+      const images = await sdkError(client.scrape(`${site.url}/docs/a`, { formats: ['markdown', 'branding'] }));
+      assert.equal(images.status, 400);
+      assert.match(images.message, /^formats\.1: Format 'branding' is not offered by this server/);
+
+      const timeout = await sdkError(client.scrape(`${site.url}/docs/a`, { timeout: 10_000_000 }));
+      assert.equal(timeout.status, 400);
+      assert.deepEqual((timeout.details as Array<{ path: unknown[] }>)[0]?.path, ['timeout']);
+
+      const actions = await sdkError(
+        client.scrape(`${site.url}/docs/a`, { actions: [{ type: 'click', selector: '#more' }] }),
+      );
+      assert.match(actions.message, /^actions: Browser actions are not offered by this server/);
+
+      const selector = await sdkError(client.scrape(`${site.url}/docs/a`, { includeTags: ['<<not css>>'] }));
+      assert.deepEqual((selector.details as Array<{ path: unknown[] }>)[0]?.path, ['includeTags', 0]);
+    });
+
+    it('scrape failures carry the status and code of /v1: an unreachable target is a 502 with CONNECTION_REFUSED', async () => {
+      const port = await refusedPort();
+      const error = await sdkError(client.scrape(`http://127.0.0.1:${port}/`, { formats: ['markdown'] }));
+      assert.equal(error.status, 502);
+      assert.equal(error.code, 'CONNECTION_REFUSED');
+    });
+
+    it("crawl: regex includePaths and excludePaths on the path, the seed's path only unless crawlEntireDomain", async () => {
+      const job: CrawlJob = await client.crawl(`${site.url}/`, {
+        includePaths: ['^/docs/'],
+        excludePaths: ['private'],
+        limit: 20,
+        pollInterval: 1,
+        scrapeOptions: { formats: ['markdown'] },
+      });
+      assert.equal(job.status, 'completed');
+      assert.deepEqual(pathsOf(job.data), ['/', '/docs/a', '/docs/b']);
+      const docA = job.data.find((d) => d.metadata?.title === 'Doc A');
+      assert.match(String(docA?.markdown), /^# Doc A\n\nThis is the page at \/docs\/a\./);
+      assert.equal(job.completed, 3);
+      assert.equal(job.creditsUsed, 3);
+      assert.ok(job.expiresAt && !Number.isNaN(Date.parse(job.expiresAt)));
+
+      const underDocs = await client.crawl(`${site.url}/docs/a`, { limit: 20, pollInterval: 1 });
+      assert.deepEqual(pathsOf(underDocs.data), ['/docs/a'], 'only paths under /docs/a');
+      const entire = await client.crawl(`${site.url}/docs/a`, {
+        limit: 20,
+        pollInterval: 1,
+        crawlEntireDomain: true,
+        excludePaths: ['^/hub'],
+      });
+      assert.deepEqual(pathsOf(entire.data), ['/', '/blog/x', '/docs/a', '/docs/b', '/docs/private/c']);
+    });
+
+    it('crawl: more than a page of documents is read through next (autoPaginate) or left for the caller', async () => {
+      const job = await client.crawl(`${site.url}/hub`, { limit: 200, pollInterval: 1, crawlEntireDomain: false });
+      assert.equal(job.status, 'completed');
+      assert.equal(job.data.length, HUB_LINKS + 1);
+      assert.equal(new Set(pathsOf(job.data)).size, HUB_LINKS + 1);
+      const firstPage = await client.getCrawlStatus(job.id, { autoPaginate: false });
+      assert.equal(firstPage.data.length, 100);
+      assert.equal(firstPage.next, `${base}/v2/crawl/${job.id}?skip=100`);
+      // The same job through /v1: one implementation.
+      const v1 = await t.request('GET', `/v1/crawl/${job.id}/status`);
+      assert.equal(v1.json().data.completed, HUB_LINKS + 1);
+    });
+
+    it('startCrawl, getActiveCrawls while it runs, cancelCrawl, then its status says cancelled', async () => {
+      const started = await client.startCrawl(`${slow.url}/`, { limit: 15 });
+      assert.match(started.id, UUID);
+      assert.equal(started.url, `${base}/v2/crawl/${started.id}`);
+      const active = await client.getActiveCrawls();
+      const mine = active.crawls.find((c) => c.id === started.id);
+      assert.ok(mine, 'the running crawl is listed');
+      assert.equal(mine.url, `${slow.url}/`);
+      assert.equal(await client.cancelCrawl(started.id), true);
+      const status = await client.getCrawlStatus(started.id);
+      assert.equal(status.status, 'cancelled');
+      const after = await client.getActiveCrawls();
+      assert.equal(
+        after.crawls.find((c) => c.id === started.id),
+        undefined,
+      );
+      const other = new Firecrawl({ apiKey: OTHER_KEY, apiUrl: base });
+      assert.equal((await sdkError(other.getCrawlStatus(started.id))).status, 404, "another key's crawl is not found");
+    });
+
+    it('getCrawlErrors: a seed robots.txt disallows is robotsBlocked; an unreachable page is an error', async () => {
+      const blocked = await client.crawl(`${robots.url}/`, { limit: 5, pollInterval: 1 });
+      assert.equal(blocked.status, 'failed');
+      const errors = await client.getCrawlErrors(blocked.id);
+      assert.deepEqual(errors.robotsBlocked, [`${robots.url}/`]);
+      assert.deepEqual(errors.errors, []);
+
+      const port = await refusedPort();
+      const failed = await client.crawl(`http://127.0.0.1:${port}/`, { limit: 5, pollInterval: 1 });
+      assert.equal(failed.status, 'failed');
+      const unreachable = await client.getCrawlErrors(failed.id);
+      assert.equal(unreachable.errors.length, 1);
+      assert.equal(unreachable.errors[0]?.url, `http://127.0.0.1:${port}/`);
+      assert.match(String(unreachable.errors[0]?.error), /refused/i);
+    });
+
+    it('watcher: the WebSocket streams each document of a running crawl, then done with its status', async () => {
+      const started = await client.startCrawl(`${slow.url}/`, { limit: 6 });
+      const watcher = client.watcher(started.id, { kind: 'crawl', pollInterval: 1 });
+      const documents: Document[] = [];
+      watcher.on('document', (doc: Document) => documents.push(doc));
+      const done = new Promise<{ status: string; data: Document[] }>((resolve, reject) => {
+        watcher.on('done', resolve);
+        watcher.on('error', (e: { error: string }) => reject(new Error(e.error)));
+      });
+      await watcher.start();
+      const end = await done;
+      assert.equal(end.status, 'completed');
+      assert.equal(documents.length, 6);
+      assert.equal(new Set(documents.map((d) => d.metadata?.sourceURL)).size, 6);
+    });
+
+    it('batchScrape: invalid URLs listed and left out, the others scraped; start, status, errors and cancel', async () => {
+      const job: BatchScrapeJob = await client.batchScrape([`${site.url}/docs/a`, 'not a url', `${site.url}/blog/x`], {
+        options: { formats: ['markdown'] },
+        pollInterval: 1,
+      });
+      assert.equal(job.status, 'completed');
+      assert.deepEqual(pathsOf(job.data), ['/blog/x', '/docs/a']);
+      assert.match(String(job.data.find((d) => d.metadata?.title === 'Blog X')?.markdown), /^# Blog X/);
+
+      // maxAge 0: the watcher's crawl put these pages in the cache, which would end the batch at once.
+      const started = await client.startBatchScrape([`${slow.url}/p1`, `${slow.url}/p2`, 'ftp://x/'], {
+        options: { formats: ['markdown'], maxAge: 0 },
+      });
+      assert.deepEqual(started.invalidURLs, ['ftp://x/']);
+      assert.equal(started.url, `${base}/v2/batch/scrape/${started.id}`);
+      assert.equal(await client.cancelBatchScrape(started.id), true);
+      assert.equal((await client.getBatchScrapeStatus(started.id)).status, 'cancelled');
+      assert.deepEqual(await client.getBatchScrapeErrors(started.id), { errors: [], robotsBlocked: [] });
+
+      const strict = await sdkError(client.startBatchScrape(['not a url'], { ignoreInvalidURLs: false }));
+      assert.equal(strict.status, 400);
+      assert.deepEqual((strict.details as Array<{ path: unknown[] }>)[0]?.path, ['urls', 0]);
+    });
+
+    it("map: the site's URLs with titles where known; search ranks matching ones first; limit", async () => {
+      const map: MapData = await client.map(`${site.url}/`, { limit: 50 });
+      const urls = map.links.map((l) => l.url);
+      assert.ok(urls.includes(`${site.url}/docs/a`) && urls.includes(`${site.url}/hub`));
+      assert.equal(map.links.find((l) => l.url === `${site.url}/`)?.title, 'Home');
+      const ranked = await client.map(`${site.url}/`, { search: 'blog', limit: 2 });
+      assert.equal(ranked.links.length, 2);
+      assert.equal(ranked.links[0]?.url, `${site.url}/blog/x`);
+    });
+
+    it('search: web results in rank order with position; scrapeOptions scrape them; excludeDomains', async () => {
+      const plain: SearchData = await client.search('anvils', { limit: 5 });
+      assert.deepEqual(
+        plain.web?.map((r) => ('position' in r ? [r.url, r.title, r.position] : [])),
+        [
+          [`${site.url}/docs/a`, 'Doc A result', 1],
+          [`${site.url}/blog/x`, 'Blog X result', 2],
+          ['https://elsewhere.example/page', 'Elsewhere', 3],
+        ],
+      );
+      const scraped = await client.search('anvils', {
+        limit: 5,
+        excludeDomains: ['elsewhere.example'],
+        scrapeOptions: { formats: ['markdown'] },
+      });
+      assert.equal(scraped.web?.length, 2);
+      const first = scraped.web?.[0] as Document & { url: string };
+      assert.equal(first.url, `${site.url}/docs/a`);
+      assert.match(String(first.markdown), /^# Doc A/);
+      assert.equal(first.metadata?.statusCode, 200);
+    });
+
+    it('account: concurrency, queue, credit and token usage answer from the key’s own jobs', async () => {
+      const concurrency = await client.getConcurrency();
+      assert.equal(typeof concurrency.concurrency, 'number');
+      assert.equal(concurrency.maxConcurrency, 16);
+      const credits = await client.getCreditUsage();
+      assert.ok(credits.remainingCredits > 0);
+      const tokens = await client.getTokenUsage();
+      assert.ok(tokens.remainingTokens > 0);
+      const queue = await client.getQueueStatus();
+      assert.equal(queue.success, true);
+      assert.ok(queue.mostRecentSuccess !== null, 'jobs of this key completed earlier');
+      const historical = await client.getCreditUsageHistorical();
+      assert.ok(historical.periods.length === 1 && (historical.periods[0]?.creditsUsed ?? 0) > 0);
+    });
+
+    it("what this server does not offer is a 501 NOT_OFFERED naming it, in Firecrawl's error shape", async () => {
+      const agent = await sdkError(client.startAgent({ prompt: 'find pricing' }));
+      assert.equal(agent.status, 501);
+      assert.equal(agent.code, 'NOT_OFFERED');
+      assert.match(agent.message, /^The agent is not offered by this server/);
+      assert.equal((await sdkError(client.browser())).status, 501);
+      assert.equal((await sdkError(client.crawlParamsPreview(`${site.url}/`, 'only docs'))).status, 501);
+    });
+
+    it('a wrong key is a 401 and an unknown path a 404, both in the error shape', async () => {
+      const wrong = new Firecrawl({ apiKey: 'wrong-key-000000000', apiUrl: base });
+      const denied = await sdkError(wrong.scrape(`${site.url}/docs/a`));
+      assert.equal(denied.status, 401);
+      assert.equal(denied.message, 'Invalid API key');
+      const res = await t.request('GET', '/v2/nothing-here');
+      assert.equal(res.statusCode, 404);
+      assert.deepEqual(res.json(), { success: false, error: 'Route GET /v2/nothing-here not found' });
+    });
+
+    it('the OpenAPI document lists /v1 and /v2 alike', async () => {
+      const spec = (await t.request('GET', '/docs/json', { key: null })).json() as { paths: Record<string, unknown> };
+      for (const path of ['/v1/scrape', '/v2/scrape', '/v2/crawl/{jobId}', '/v2/batch/scrape', '/v2/map', '/v2/search'])
+        assert.ok(path in spec.paths, path);
+    });
+  });
+}
