@@ -40,7 +40,8 @@ export const v2MapRequestSchema = z
   .meta({ id: 'FirecrawlMapRequest' });
 type V2MapRequest = z.infer<typeof v2MapRequestSchema>;
 
-const sourceName = z.enum(['web', 'news', 'images']);
+// `alexandria` (Firecrawl's tool exchange, which firecrawl-mcp asks for by default) is accepted and left out here.
+const sourceName = z.enum(['web', 'news', 'images', 'alexandria']);
 
 export const v2SearchRequestSchema = z
   .strictObject({
@@ -61,6 +62,10 @@ export const v2SearchRequestSchema = z
     timeout: z.number().int().min(1).optional(),
     ignoreInvalidURLs: z.boolean().optional(),
     highlights: z.boolean().optional(),
+    domainTools: z.boolean().optional(),
+    toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
+    // Zero data retention and anonymized search are not offered: only the default is accepted.
+    enterprise: z.array(z.literal('default')).max(1).optional(),
     scrapeOptions: v2ScrapeOptionsSchema.optional(),
     integration: z.string().max(100).optional(),
     origin: z.string().max(100).optional(),
@@ -210,7 +215,9 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
         if (!reply.raw.writableFinished) controller.abort();
       });
       const limit = body.limit ?? SEARCH_LIMITS.defaultLimit;
-      const sources = [...new Set((body.sources ?? ['web']).map((s) => (typeof s === 'string' ? s : s.type)))];
+      const named = (body.sources ?? ['web']).map((s) => (typeof s === 'string' ? s : s.type));
+      const searchable = named.filter((s) => s !== 'alexandria');
+      const sources = [...new Set(searchable.length > 0 ? searchable : ['web' as const])];
       const lang = body.lang;
       const country = body.country !== undefined && /^[A-Za-z]{2}$/.test(body.country) ? body.country : undefined;
       const base = requestBaseUrl(request, deps.publicUrl);

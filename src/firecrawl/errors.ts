@@ -31,8 +31,9 @@ export function firecrawlErrorBody(error: ApiError): Record<string, unknown> {
   const issues = issuesOf(error);
   if (issues !== undefined) {
     const details: DetailIssue[] = issues.map((i) => ({ code: i.code, path: pathOf(i.field), message: i.message }));
-    const message = typeof error.body.message === 'string' ? error.body.message : 'Invalid request';
-    return { success: false, error: message, code: 'BAD_REQUEST', details };
+    // Every issue in the sentence: Firecrawl's clients (and the agents behind firecrawl-mcp) show only `error`.
+    const message = issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
+    return { success: false, error: message || 'Invalid request', code: 'BAD_REQUEST', details };
   }
   const message = typeof error.body.message === 'string' ? error.body.message : error.body.error;
   const code = typeof error.body.code === 'string' ? error.body.code : undefined;
