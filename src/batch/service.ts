@@ -131,6 +131,10 @@ export class BatchService {
     return this.jobs.running(ownerId, max);
   }
 
+  request(ownerId: string, id: string) {
+    return this.jobs.request(ownerId, id);
+  }
+
   cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {
     return this.jobs.cancel(ownerId, id);
   }

@@ -97,6 +97,13 @@ export class FrontierJobs {
     return this.o.store.failedPages(id, max);
   }
 
+  /** The request a job was created with (as stored), after the same ownership and expiry check as its status. */
+  async request(ownerId: string, id: string): Promise<Record<string, unknown>> {
+    const job = await this.job(ownerId, id);
+    const { request } = JSON.parse(job.options) as { request?: Record<string, unknown> };
+    return request ?? {};
+  }
+
   /** The owner's running jobs of this kind (at most `max`), with the request each was created with. */
   async running(ownerId: string, max: number) {
     const jobs = await this.o.store.running(ownerId, this.o.kind, this.o.clock().toISOString(), max);

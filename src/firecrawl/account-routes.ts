@@ -43,8 +43,6 @@ const NOT_OFFERED: Array<[method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT', p
   ['POST', '/llmstxt', 'llms.txt generation'],
   ['GET', '/llmstxt/:jobId', 'llms.txt generation'],
   ['POST', '/crawl/params-preview', 'Crawl options from a prompt'],
-  ['POST', '/extract', 'Extract across URLs (use the json format of /v2/scrape)'],
-  ['GET', '/extract/:jobId', 'Extract across URLs (use the json format of /v2/scrape)'],
   ['POST', '/parse', 'Parsing an uploaded file'],
   ['POST', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],
   ['GET', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],

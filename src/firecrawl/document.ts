@@ -7,6 +7,7 @@ export interface FirecrawlDocument {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  images?: string[];
   screenshot?: string;
   json?: unknown;
   summary?: string | null;
@@ -80,6 +81,7 @@ export function toFirecrawlDocument(page: object, baseUrl: string, scrapeId?: st
   if (typeof item.html === 'string') doc.html = item.html;
   if (typeof item.rawHtml === 'string') doc.rawHtml = item.rawHtml;
   if (Array.isArray(item.links)) doc.links = item.links as string[];
+  if (Array.isArray(item.images)) doc.images = item.images as string[];
   if (typeof item.screenshot === 'string') doc.screenshot = absoluteScreenshotUrl(item.screenshot, baseUrl);
   if ('json' in item) doc.json = item.json;
   if ('summary' in item) doc.summary = item.summary as string | null;

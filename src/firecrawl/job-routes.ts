@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BatchService } from '../batch/service.js';
 import { BATCH_LIMITS } from '../batch/schema.js';
 import { parseSkip } from '../crawl/routes.js';
+import { normalizeUrl } from '../crawl/scope/index.js';
 import type { CrawlService } from '../crawl/service.js';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
@@ -13,8 +14,15 @@ import type { ScrapeService } from '../scrape/service.js';
 import { mapCrawlRequest, type V2CrawlRequest, v2CrawlRequestSchema } from './crawl-request.js';
 import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
-import { errorsOf, type FrontierJobReader, statusPage } from './job-views.js';
+import { errorsOf, firecrawlStatus, type FrontierJobReader, statusPage } from './job-views.js';
 import { watchJob } from './watch.js';
+import {
+  mapExtractRequest,
+  mergeExtracted,
+  sourcesOf,
+  type V2ExtractRequest,
+  v2ExtractRequestSchema,
+} from './extract.js';
 import { mapScrapeOptions, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
 
 const tags = ['firecrawl'];
@@ -201,6 +209,58 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
         url: `${base}/v2/batch/scrape/${created.job_id}`,
         ...(ignoreInvalid ? { invalidURLs: created.invalid_urls ?? [] } : {}),
       };
+    },
+  );
+
+  app.post<{ Body: V2ExtractRequest }>(
+    '/extract',
+    { schema: { tags, summary: 'Extract structured data from pages (Firecrawl v2)', body: v2ExtractRequestSchema } },
+    async (request) => {
+      const mapped = mapExtractRequest(request.body);
+      if (mapped.refusals.length > 0) throw refusalError(mapped.refusals);
+      const created = await inV2Words([...mapped.renames, ['urls', 'urls']], () =>
+        batch.create(ownerOf(request), {
+          urls: mapped.urls,
+          ignore_invalid_urls: request.body.ignoreInvalidURLs ?? false,
+          ...mapped.page,
+        }),
+      );
+      return {
+        success: true,
+        id: created.job_id,
+        ...(created.invalid_urls !== undefined ? { invalidURLs: created.invalid_urls } : {}),
+      };
+    },
+  );
+
+  app.get<{ Params: { jobId: string } }>(
+    '/extract/:jobId',
+    { schema: { tags, summary: 'Status and merged data of an extract (Firecrawl v2)' } },
+    async (request) => {
+      const owner = ownerOf(request);
+      const id = jobIdOf(request);
+      const base = requestBaseUrl(request, publicUrl);
+      const [page, status] = await Promise.all([batch.results(owner, id, 0, base), batch.status(owner, id)]);
+      const state = firecrawlStatus(page.status);
+      const common = { success: true, id, expiresAt: status.expires_at, creditsUsed: page.credits_used };
+      if (state === 'scraping') return { ...common, status: 'processing' };
+      if (state === 'cancelled') return { ...common, status: 'cancelled', data: null };
+      // In the order the request named the URLs, so the first URL's values win (results are in the order they ended).
+      const given = await batch.request(owner, id);
+      const order = Array.isArray(given.urls) ? given.urls.map((u) => normalizeUrl(String(u).trim())) : [];
+      const rank = (url: string) => (order.indexOf(url) < 0 ? order.length : order.indexOf(url));
+      const pages = page.data
+        .map((item) => ({ url: String(item.url), json: item.json ?? null }))
+        .sort((a, b) => rank(a.url) - rank(b.url));
+      const data = mergeExtracted(pages.map((p) => p.json));
+      if (data === null) {
+        const reasons = page.data
+          .map((item) => (item.metadata as { json_error?: { message?: string } } | undefined)?.json_error?.message)
+          .filter((m): m is string => typeof m === 'string');
+        const error = status.error?.message ?? reasons[0] ?? 'No page gave the data asked for';
+        return { ...common, status: 'failed', data: null, error };
+      }
+      return { ...common, status: 'completed', data, sources: sourcesOf(pages) };
     },
   );
 }

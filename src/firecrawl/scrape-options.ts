@@ -5,7 +5,6 @@ import { MAX_TIMEOUT_MS, pageOptionsShape, type PageOptionsInput } from '../scra
 
 /** Formats of Firecrawl's client that have no equivalent here: refused with a 400 that says so. */
 const NOT_OFFERED_FORMATS = [
-  'images',
   'changeTracking',
   'attributes',
   'branding',
@@ -23,6 +22,7 @@ const STRING_FORMATS = [
   'html',
   'rawHtml',
   'links',
+  'images',
   'summary',
   'screenshot',
   'json',
@@ -151,7 +151,7 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
       const fullPage = typeof format === 'object' && 'fullPage' in format && format.fullPage === true;
       v1 = fullPage ? 'screenshot@fullPage' : 'screenshot';
     } else {
-      v1 = type as 'markdown' | 'html' | 'rawHtml' | 'links' | 'summary' | 'json';
+      v1 = type as 'markdown' | 'html' | 'rawHtml' | 'links' | 'images' | 'summary' | 'json';
     }
     if (formats.includes(v1)) return; // a repeat asks for nothing more
     renames.push([`formats.${formats.length}`, v2Field]);

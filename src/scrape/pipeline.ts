@@ -55,6 +55,7 @@ export interface PageResult {
   rawHtml?: string;
   text?: string;
   links?: string[];
+  images?: string[];
   /** Path of the screenshot route (`/v1/screenshots/<id>`); responses make it absolute. */
   screenshot?: string;
   /** The `json` format: null when it could not be made (metadata.json_error says why). */
@@ -325,7 +326,7 @@ function structuredOfText(text: string, work: StructuredWork | undefined): Parti
   };
 }
 
-const CONTENT_FORMATS: ReadonlySet<Format> = new Set<Format>(['markdown', 'html', 'text', 'links']);
+const CONTENT_FORMATS: ReadonlySet<Format> = new Set<Format>(['markdown', 'html', 'text', 'links', 'images']);
 
 /** Fetches (or reads from cache) and extracts one page. Throws FetchError when the page cannot be had. */
 export async function runPage(
@@ -397,6 +398,7 @@ export async function runPageForIndex(
     if (extracted.html !== undefined) result.html = extracted.html;
     if (extracted.text !== undefined) result.text = extracted.text;
     if (extracted.links !== undefined) result.links = extracted.links;
+    if (extracted.images !== undefined) result.images = extracted.images;
   } else {
     // Plain text, JSON and XML bodies: the text is the content.
     const text = page.body.trim();
@@ -404,6 +406,7 @@ export async function runPageForIndex(
     if (wanted.includes('text')) result.text = text;
     if (wanted.includes('html')) result.html = `<pre>${escapeHtml(text)}</pre>`;
     if (wanted.includes('links')) result.links = [];
+    if (wanted.includes('images')) result.images = [];
     if (withSearchText) searchText = text.slice(0, SEARCH_TEXT_MAX_CHARS);
     structuredInput = structuredOfText(text, work);
   }

@@ -12,6 +12,7 @@ export const FORMATS = [
   'json',
   'summary',
   'links',
+  'images',
 ] as const;
 export type Format = (typeof FORMATS)[number];
 export const ENGINES = ['auto', 'cheerio', 'playwright', 'puppeteer'] as const;

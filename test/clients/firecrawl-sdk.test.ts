@@ -33,6 +33,10 @@ function sitePages(): Record<string, FixturePage> {
     '/blog/x': { title: 'Blog X' },
     '/hub': { title: 'Hub', links: hubLinks },
     '/gone': { status: 404, title: 'Gone' },
+    '/gallery': {
+      title: 'Gallery',
+      body: '<p>Pictures of anvils, taken in the forge over many years by the smith who made every one of them.</p><img src="/img/a.png" alt="A"><img data-src="img/lazy.jpg" alt="Lazy"><img srcset="/img/s1.png 1x, /img/s2.png 2x" alt="Set"><img src="data:image/png;base64,AAAA" alt="Inline"><img src="/img/a.png#again" alt="A again">',
+    },
     '/product': {
       title: 'Anvil',
       body: '<script type="application/ld+json">{"@type":"Product","name":"Acme Anvil","offers":{"price":"149.99","priceCurrency":"EUR"}}</script><p>The Acme Anvil is forged from one block of steel and rings like a bell when struck by a hammer.</p>',
@@ -134,6 +138,36 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(doc.json, { name: 'Acme Anvil', price: 149.99 });
       assert.match(String(doc.summary), /Acme Anvil is forged from one block of steel/);
       assert.equal(doc.metadata?.extraction, 'rules');
+    });
+
+    it("scrape: the images format lists the page's images, absolute and once each", async () => {
+      const doc = await client.scrape(`${site.url}/gallery`, { formats: ['images'] });
+      assert.deepEqual(doc.images, [`${site.url}/img/a.png`, `${site.url}/img/lazy.jpg`, `${site.url}/img/s1.png`]);
+      assert.equal(doc.markdown, undefined, 'only the formats asked for');
+    });
+
+    it('extract: the pages are read with the json format and their objects merged into one answer', async () => {
+      const schema = {
+        type: 'object',
+        properties: { name: { type: 'string' }, price: { type: 'number' }, title: { type: 'string' } },
+      };
+      const result = await client.extract({
+        urls: [`${site.url}/product`, `${site.url}/docs/a`],
+        schema,
+        pollInterval: 1,
+      });
+      assert.equal(result.status, 'completed');
+      const data = result.data as Record<string, unknown>;
+      assert.equal(data.name, 'Acme Anvil');
+      assert.equal(data.price, 149.99);
+
+      const started = await client.startExtract({ urls: [`${site.url}/product`], prompt: 'The product name' });
+      assert.match(String(started.id), UUID);
+      const refused = await sdkError(client.startExtract({ urls: [`${site.url}/*`], prompt: 'everything' }));
+      assert.equal(refused.status, 400);
+      assert.match(refused.message, /^urls\.0: Wildcard URLs are not offered/);
+      const empty = await sdkError(client.startExtract({ urls: [`${site.url}/product`] }));
+      assert.match(empty.message, /^prompt: Extract needs a schema, a prompt or both/);
     });
 
     it('scrape: the screenshot format is a PNG the key can fetch', async () => {

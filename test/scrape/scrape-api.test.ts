@@ -72,6 +72,15 @@ describe('POST /v1/scrape', () => {
     assert.equal(new Set(data.links).size, data.links.length, 'links are de-duplicated');
   });
 
+  it("returns the page's images with the images format", async () => {
+    const url = `${site.url}/pages/article.html`;
+    const res = await scrape({ url, formats: ['images'] });
+    assert.equal(res.statusCode, 200, res.body);
+    const { data } = res.json();
+    assert.deepEqual(data.images, [`${site.url}/pages/images/lens.jpg`]);
+    assert.equal(data.markdown, undefined);
+  });
+
   it('follows redirects and reports source and final URLs', async () => {
     const res = await scrape({ url: `${site.url}/redirect/2`, max_age: 0 });
     assert.equal(res.statusCode, 200, res.body);

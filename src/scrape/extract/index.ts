@@ -3,6 +3,7 @@
 import { absolutizeTree, resolveBaseUrl } from './absolutize.js';
 import { removeNoise } from './clean.js';
 import { findAll, getAttr, parsePage, setAttr, type Element, type Page } from './dom.js';
+import { extractImages } from './images.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
@@ -17,7 +18,7 @@ import { summarizeMarkdown } from '../structured/rules/summary.js';
 export type { PageMetadata } from './metadata.js';
 export { isValidCssSelector };
 
-export type ContentFormat = 'markdown' | 'html' | 'text' | 'links';
+export type ContentFormat = 'markdown' | 'html' | 'text' | 'links' | 'images';
 
 export interface ExtractInput {
   /** Decoded page HTML. */
@@ -58,6 +59,8 @@ export interface ExtractResult {
   text?: string;
   /** Every http(s) link of the whole page, absolute, without fragment, de-duplicated, in document order. */
   links?: string[];
+  /** Every image of the whole page (img src), absolute, without fragment, de-duplicated, in document order. */
+  images?: string[];
   /** Rules path: the filled object (every schema property present, null where the page states nothing). */
   json?: Record<string, unknown>;
   /** Rules path: the extractive summary ('' when the page has no prose). */
@@ -108,6 +111,7 @@ function emptyResult(formats: ReadonlyArray<ContentFormat>): ExtractResult {
   if (formats.includes('html')) result.html = '';
   if (formats.includes('text')) result.text = '';
   if (formats.includes('links')) result.links = [];
+  if (formats.includes('images')) result.images = [];
   return result;
 }
 
@@ -127,6 +131,7 @@ export function extractPage(input: ExtractInput): ExtractResult {
     result.metadata = extractMetadata(page, base);
     // Links and the page's structured data cover the whole page, so they are read before anything is removed.
     if (formats.includes('links')) result.links = extractLinks(page, base);
+    if (formats.includes('images')) result.images = extractImages(page, base);
     if (work?.json) facts = guarded(result, 'json', () => readPageFacts(page, base));
   } catch {
     markStructuredFailed(result, work);

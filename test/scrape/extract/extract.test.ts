@@ -396,3 +396,17 @@ test('content inside a <head> that is never closed, on a page without <body>, is
   const links = extractPage({ html, url: 'https://x.test/a', onlyMainContent: false, formats: ['links'] }).links;
   assert.deepEqual(links, ['https://x.test/next']);
 });
+
+test('images: whole page, img src else data-src else the first srcset URL, absolute, once each, no data: URLs', () => {
+  const html = `<!DOCTYPE html><html><head><title>G</title><base href="http://cdn.test/assets/"></head><body>
+    <main><p>Pictures.</p><img src="a.png"><img data-src="/lazy.jpg"><img srcset=" s1.png 1x, s2.png 2x"></main>
+    <footer><img src="data:image/png;base64,AAAA"><img src="a.png#top"><img src="javascript:alert(1)"><img alt="none"></footer>
+    <template><img src="hidden.png"></template></body></html>`;
+  const result = extractPage({ html, url: 'http://site.test/g', onlyMainContent: true, formats: ['images'] });
+  assert.deepEqual(result.images, [
+    'http://cdn.test/assets/a.png',
+    'http://cdn.test/lazy.jpg',
+    'http://cdn.test/assets/s1.png',
+  ]);
+  assert.equal(result.markdown, undefined);
+});
