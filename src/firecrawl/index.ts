@@ -1,6 +1,5 @@
 // Firecrawl's v2 API as an adapter: its paths under /v2, its request and response shapes, over the same services,
 // stores, keys, limits and address guard as /v1 (docs/firecrawl.md). A job started through one reads through the other.
-import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { type AccountRouteDeps, registerAccountRoutes } from './account-routes.js';
 import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from './discovery-routes.js';
@@ -15,8 +14,6 @@ export function firecrawlRoutes(deps: FirecrawlDeps) {
     await app.register(
       async (v2) => {
         installFirecrawlErrors(v2, routes);
-        // Firecrawl's watcher streams a job's documents over a WebSocket on its status route (watch.ts).
-        await v2.register(websocket, { options: { maxPayload: 64 * 1024 } });
         registerJobRoutes(v2, deps);
         registerDiscoveryRoutes(v2, deps);
         registerAccountRoutes(v2, deps);

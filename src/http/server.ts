@@ -11,6 +11,7 @@ import Fastify, {
 import type { ApiKeys } from '../keys/api-keys.js';
 import { installAuth } from './auth.js';
 import { answerNodeSpecialCases, clientErrorHandler } from './client-errors.js';
+import websocket from '@fastify/websocket';
 import { installErrorHandling } from './error-handler.js';
 import { registerHealth } from './health.js';
 import { registerHome } from './home.js';
@@ -21,6 +22,9 @@ import { RouteTable } from './route-table.js';
 import { zodValidatorCompiler } from './validation.js';
 
 /** How long and how many: the limits on what clients may hold of the server. */
+
+/** The largest message a WebSocket client may send (the watch ignores them; ws closes the socket with 1009 above). */
+export const WEBSOCKET_MAX_PAYLOAD_BYTES = 64 * 1024;
 export interface HttpLimits {
   /** Time to receive a whole request (head and body). Answering is not limited by it. */
   requestTimeoutMs: number;
@@ -130,6 +134,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
       throw badRequest('HTTP/1.1 requests must have a Host header');
   });
+  // WebSocket routes (Firecrawl's watcher, src/firecrawl/watch.ts). Registered before the key check so that its hooks
+  // see every upgrade request: an upgrade answered with an error (a wrong key, a 404) has its socket destroyed.
+  await app.register(websocket, { options: { maxPayload: WEBSOCKET_MAX_PAYLOAD_BYTES } });
   installAuth(app, options.keys);
   const beforeValidation = options.beforeValidation;
   if (beforeValidation) app.addHook('preValidation', beforeValidation);

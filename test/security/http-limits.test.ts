@@ -208,7 +208,8 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
   });
 
   it('answers an over-long id on every :id route with the route own 400 "Invalid <thing> ID"', async () => {
-    const routes = registeredRoutes(t.app.server).filter((r) => r.path.includes('/:'));
+    // /v2 (Firecrawl's shape) has its own check below.
+    const routes = registeredRoutes(t.app.server).filter((r) => r.path.includes('/:') && !r.path.startsWith('/v2/'));
     assert.ok(routes.length >= 8, routes.map((r) => r.path).join(' '));
     const valid = '0f8fad5b-d9cb-469f-a165-70867728950e';
     let tried = 0;
@@ -232,6 +233,29 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
       }
     }
     assert.ok(tried >= 40, String(tried));
+  });
+
+  it("answers an over-long job id on every /v2 job route with Firecrawl's 400 (or the 501 of a feature not offered)", async () => {
+    const routes = registeredRoutes(t.app.server).filter((r) => r.path.startsWith('/v2/') && r.path.includes('/:'));
+    assert.ok(routes.length >= 7, routes.map((r) => r.path).join(' '));
+    let tried = 0;
+    for (const route of routes) {
+      for (const method of route.methods.filter((m) => m !== 'HEAD')) {
+        for (const length of [101, 5000]) {
+          const url = route.path.replace(/:[A-Za-z]+/g, 'a'.repeat(length));
+          const res = await t.request(method, url, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+          tried += 1;
+          const body = res.json() as { success: boolean; error: string; code?: string };
+          assert.equal(body.success, false);
+          if (res.statusCode === 501) assert.equal(body.code, 'NOT_OFFERED', `${method} ${route.path}`);
+          else {
+            assert.equal(res.statusCode, 400, `${method} ${route.path}`);
+            assert.equal(body.error, 'Invalid job ID format. Job ID must be a valid UUID.');
+          }
+        }
+      }
+    }
+    assert.ok(tried >= 14, String(tried));
   });
 
   it('answers a path with broken percent-encoding with a 400 in the error shape', async () => {

@@ -12,10 +12,10 @@ import Firecrawl, {
   type SearchData,
   SdkError,
 } from '@mendable/firecrawl-js';
-import { type CrawlSite, type FixturePage, startCrawlSite, treeSitePages } from '../fixtures/crawl-site.js';
-import { type SearxngStandin, startSearxngStandin } from '../fixtures/searxng-standin.js';
-import { type TestApp, TEST_KEY, OTHER_KEY, startTestApp } from '../helpers/test-app.js';
-import { refusedPort } from '../helpers/ports.js';
+import { type CrawlSite, type FixturePage, startCrawlSite, treeSitePages } from '../../fixtures/crawl-site.js';
+import { type SearxngStandin, startSearxngStandin } from '../../fixtures/searxng-standin.js';
+import { type TestApp, TEST_KEY, OTHER_KEY, startTestApp } from '../../helpers/test-app.js';
+import { refusedPort } from '../../helpers/ports.js';
 
 // The client's axios follows HTTP_PROXY/HTTPS_PROXY from the environment; the service is on loopback.
 process.env.no_proxy = '*';

@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CrawlSite, startCrawlSite } from '../fixtures/crawl-site.js';
-import { type SearxngStandin, startSearxngStandin } from '../fixtures/searxng-standin.js';
-import { type TestApp, TEST_KEY, startTestApp } from '../helpers/test-app.js';
+import { type CrawlSite, startCrawlSite } from '../../fixtures/crawl-site.js';
+import { type SearxngStandin, startSearxngStandin } from '../../fixtures/searxng-standin.js';
+import { type TestApp, TEST_KEY, startTestApp } from '../../helpers/test-app.js';
 
 const require = createRequire(import.meta.url);
 const MCP_SERVER = join(dirname(require.resolve('firecrawl-mcp/package.json')), 'dist/index.js');
