@@ -16,6 +16,7 @@ import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
 import { errorsOf, firecrawlStatus, type FrontierJobReader, statusPage } from './job-views.js';
 import { watchJob } from './watch.js';
+import { previewCrawlOptions } from './params-preview.js';
 import {
   mapExtractRequest,
   mergeExtracted,
@@ -108,6 +109,22 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
       const base = requestBaseUrl(request, publicUrl);
       return { success: true, id: created.job_id, url: `${base}/v2/crawl/${created.job_id}` };
     },
+  );
+
+  app.post<{ Body: { url: string; prompt: string } }>(
+    '/crawl/params-preview',
+    {
+      schema: {
+        tags,
+        summary: 'Crawl options read from a sentence, by rules (Firecrawl v2)',
+        body: z.looseObject({ url: httpUrl, prompt: z.string().trim().min(1).max(10_000) }),
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: { url: request.body.url, ...previewCrawlOptions(request.body.prompt) },
+      warning: 'These options were read from the prompt by rules, not by a model (docs/firecrawl.md); check them',
+    }),
   );
 
   app.get(

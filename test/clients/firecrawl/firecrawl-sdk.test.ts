@@ -257,6 +257,25 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(v1.json().data.completed, HUB_LINKS + 1);
     });
 
+    it('crawlParamsPreview reads options from a sentence by rules; they start a crawl as they are', async () => {
+      const preview = await client.crawlParamsPreview(
+        `${site.url}/`,
+        'only the docs section, at most 10 pages, skip /docs/private',
+      );
+      assert.deepEqual(preview, {
+        url: `${site.url}/`,
+        includePaths: ['^/docs(?:/|$)'],
+        excludePaths: ['^/docs/private(?:/|$)'],
+        limit: 10,
+        crawlEntireDomain: true,
+        warning: 'These options were read from the prompt by rules, not by a model (docs/firecrawl.md); check them',
+      });
+      const { url, warning, ...options } = preview as Record<string, unknown>;
+      void warning;
+      const job = await client.crawl(String(url), { ...options, pollInterval: 1 });
+      assert.deepEqual(pathsOf(job.data), ['/', '/docs/a', '/docs/b']);
+    });
+
     it('startCrawl, getActiveCrawls while it runs, cancelCrawl, then its status says cancelled', async () => {
       const started = await client.startCrawl(`${slow.url}/`, { limit: 15 });
       assert.match(started.id, UUID);
@@ -386,7 +405,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(agent.code, 'NOT_OFFERED');
       assert.match(agent.message, /^The agent is not offered by this server/);
       assert.equal((await sdkError(client.browser())).status, 501);
-      assert.equal((await sdkError(client.crawlParamsPreview(`${site.url}/`, 'only docs'))).status, 501);
+      assert.equal((await sdkError(client.listMonitors())).status, 501);
     });
 
     it('a wrong key is a 401 and an unknown path a 404, both in the error shape', async () => {
