@@ -403,6 +403,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           publicUrl: config.publicUrl,
           usage: (ownerId) => ownerUsage(db.kysely, ownerId),
           maxConcurrency: config.crawlConcurrency,
+          maxFileBytes: config.scrapeMaxBytes,
         }),
       ],
     });

@@ -42,7 +42,6 @@ const NOT_OFFERED: Array<[method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT', p
   ['GET', '/deep-research/:jobId', 'Deep research'],
   ['POST', '/llmstxt', 'llms.txt generation'],
   ['GET', '/llmstxt/:jobId', 'llms.txt generation'],
-  ['POST', '/parse', 'Parsing an uploaded file'],
   ['POST', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],
   ['GET', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],
   ['GET', '/monitor/*', 'Monitors through /v2 (use /v1/monitors)'],

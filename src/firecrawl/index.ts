@@ -5,9 +5,10 @@ import { type AccountRouteDeps, registerAccountRoutes } from './account-routes.j
 import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from './discovery-routes.js';
 import { installFirecrawlErrors } from './errors.js';
 import { type JobRouteDeps, registerJobRoutes } from './job-routes.js';
+import { type ParseRouteDeps, registerParseRoute } from './parse.js';
 import type { RouteTable } from '../http/route-table.js';
 
-export type FirecrawlDeps = JobRouteDeps & DiscoveryRouteDeps & AccountRouteDeps;
+export type FirecrawlDeps = JobRouteDeps & DiscoveryRouteDeps & AccountRouteDeps & ParseRouteDeps;
 
 export function firecrawlRoutes(deps: FirecrawlDeps) {
   return async (app: FastifyInstance, routes: RouteTable): Promise<void> => {
@@ -17,6 +18,7 @@ export function firecrawlRoutes(deps: FirecrawlDeps) {
         registerJobRoutes(v2, deps);
         registerDiscoveryRoutes(v2, deps);
         registerAccountRoutes(v2, deps);
+        await registerParseRoute(v2, deps);
       },
       { prefix: '/v2' },
     );

@@ -355,7 +355,25 @@ export async function runPageForIndex(
   run: PageRunOptions,
   withSearchText: boolean,
 ): Promise<IndexedPageResult> {
-  const { page, hit, screenshot } = await obtainPage(url, options, deps, run);
+  return resultOfPage(url, await obtainPage(url, options, deps, run), options, deps, run, withSearchText);
+}
+
+/**
+ * The formats of a page already in hand, not fetched: a file a client uploaded (Firecrawl's POST /v2/parse), with its
+ * file name as the URL. Never a screenshot (nothing was rendered), never cached; OCR reads the page's images as usual.
+ */
+export async function runGivenPage(page: CachedPage, options: PageOptions, deps: PipelineDeps, run: PageRunOptions) {
+  return (await resultOfPage(page.url, { page, hit: false }, options, deps, run, false)).page;
+}
+
+async function resultOfPage(
+  url: string,
+  { page, hit, screenshot }: Obtained,
+  options: PageOptions,
+  deps: PipelineDeps,
+  run: PageRunOptions,
+  withSearchText: boolean,
+): Promise<IndexedPageResult> {
   let searchText: string | undefined;
   const wanted = options.formats.filter((f): f is ContentFormat & Format => CONTENT_FORMATS.has(f));
   const metadataBase = {

@@ -16,11 +16,20 @@ import { ExtractError } from './extractor.js';
 import { FetchError } from '../fetch/index.js';
 import { classifyStoreError, type StoreFailure } from '../store/store-errors.js';
 import { classifyPageError, type PageFailure, scrapeFailedError } from './failures.js';
-import { type IndexedPageResult, type PageResult, type PipelineDeps, runPageForIndex } from './pipeline.js';
+import {
+  type IndexedPageResult,
+  type PageResult,
+  type PipelineDeps,
+  runGivenPage,
+  runPageForIndex,
+} from './pipeline.js';
+import type { CachedPage } from './page-cache.js';
+import { classifyMediaType } from '../page/content-type.js';
+import { decodeBody, detectCharset } from '../fetch/index.js';
 import { indexPage } from '../search-index/index-store.js';
 import { searchableOf } from './searchable.js';
 import { isRetryableStatus, MAX_PAGE_RETRIES, RETRYABLE_CODES, retryDelayMs } from './retry-policy.js';
-import { type PageOptions, type ScrapeRequest, resolvePageOptions } from './schema.js';
+import { type PageOptions, type PageOptionsInput, type ScrapeRequest, resolvePageOptions } from './schema.js';
 
 export interface ScrapeServiceDeps {
   db: Kysely<Database>;
@@ -161,6 +170,54 @@ export class ScrapeService {
         }
       : outcome.page;
     return { job_id: jobId, jobId, status: 'completed', ...page };
+  }
+
+  /**
+   * The formats of a file a client sent (Firecrawl's POST /v2/parse): HTML, XHTML or a text type, decoded as a fetched
+   * page would be, extracted with `request`'s options. Nothing is fetched, rendered, cached or stored (no job, no
+   * event, no credit): the answer is the only copy. A screenshot format is refused; another file type is
+   * UNSUPPORTED_CONTENT_TYPE.
+   */
+  async parseFile(
+    file: { name: string; mediaType: string; bytes: Buffer },
+    request: PageOptionsInput,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const options = resolvePageOptions(request);
+    const refused = unsupportedOptions(options, { ...this.deps.capabilities, browser: true }).concat(
+      options.formats.flatMap((format, i) =>
+        format === 'screenshot' || format === 'screenshot@fullPage'
+          ? [{ field: `formats.${i}`, code: 'custom', message: 'A file is not rendered: no screenshot of it' }]
+          : [],
+      ),
+    );
+    if (refused.length > 0) throw new CapabilityUnavailableError(refused);
+    const kind = classifyMediaType(file.mediaType);
+    if (kind === 'unsupported') {
+      throw scrapeFailedError(
+        { code: 'UNSUPPORTED_CONTENT_TYPE', message: `Unsupported file type ${file.mediaType} (${file.name})` },
+        { url: file.name, status: 'failed' },
+      );
+    }
+    const { text } = decodeBody(file.bytes, detectCharset(file.bytes, undefined, kind));
+    const now = iso(this.deps.clock());
+    const page: CachedPage = {
+      url: file.name,
+      finalUrl: file.name,
+      statusCode: 200,
+      contentType: kind === 'sniff' ? 'text/html' : file.mediaType,
+      headers: {},
+      body: text,
+      engine: 'upload',
+      cachedAt: now,
+    };
+    try {
+      return await runGivenPage(page, options, this.deps.pipeline, { readCache: false, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      const failure = classifyPageError(error);
+      if (failure.code === 'INTERNAL') this.deps.logger.error({ err: error, file: file.name }, 'parse failed');
+      throw scrapeFailedError(failure, { url: file.name, status: 'failed' });
+    }
   }
 }
 

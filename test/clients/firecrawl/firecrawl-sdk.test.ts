@@ -170,6 +170,27 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.match(empty.message, /^prompt: Extract needs a schema, a prompt or both/);
     });
 
+    it('parse: an uploaded HTML file becomes a document by the same extraction; a PDF is refused', async () => {
+      const html =
+        '<!DOCTYPE html><html lang="en"><head><title>Uploaded</title></head><body><nav>Menu</nav><main><article><h1>Uploaded page</h1><p>This page was sent as a file. It has enough words in it to be taken as the main content by the extractor, which wants a few sentences.</p><img src="https://cdn.example/a.png"></article></main></body></html>';
+      const doc = await client.parse(
+        { filename: 'page.html', data: Buffer.from(html), contentType: 'text/html' },
+        { formats: ['markdown', 'images'] },
+      );
+      assert.match(String(doc.markdown), /^# Uploaded page\n\nThis page was sent as a file\./);
+      assert.doesNotMatch(String(doc.markdown), /Menu/);
+      assert.deepEqual(doc.images, ['https://cdn.example/a.png']);
+      assert.equal(doc.metadata?.title, 'Uploaded');
+      assert.equal(doc.metadata?.sourceURL, 'page.html');
+
+      const text = await client.parse({ filename: 'notes.txt', data: 'Plain notes.\nSecond line.' });
+      assert.equal(text.markdown, 'Plain notes.\nSecond line.');
+
+      const pdf = await sdkError(client.parse({ filename: 'report.pdf', data: Buffer.from('%PDF-1.7\n') }));
+      assert.equal(pdf.status, 400);
+      assert.equal(pdf.code, 'UNSUPPORTED_CONTENT_TYPE');
+    });
+
     it('scrape: the screenshot format is a PNG the key can fetch', async () => {
       const doc = await client.scrape(`${site.url}/docs/a`, { formats: [{ type: 'screenshot', fullPage: true }] });
       assert.match(String(doc.screenshot), new RegExp(`^${base}/v1/screenshots/`));
