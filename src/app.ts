@@ -51,6 +51,7 @@ import { taskRoutes } from './tasks/routes.js';
 import { CheckRunner } from './monitors/check-runner.js';
 import { notificationLookup } from './monitors/notifications.js';
 import { firecrawlRoutes } from './firecrawl/index.js';
+import { ChangeTrackingStore } from './firecrawl/change-tracking.js';
 import { ownerUsage } from './jobs/job-store.js';
 import { monitorRoutes } from './monitors/routes.js';
 import { MonitorService } from './monitors/service.js';
@@ -398,6 +399,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           scrape,
           crawl,
           batch,
+          changes: new ChangeTrackingStore(db.kysely),
           map,
           search,
           publicUrl: config.publicUrl,

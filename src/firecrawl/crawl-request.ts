@@ -6,7 +6,13 @@ import { MAX_CRAWL_DEPTH, MAX_CRAWL_LIMIT } from '../crawl/schema.js';
 import { PATH_RULE_LIMITS } from '../crawl/scope/index.js';
 import { regexListProblem, regexRuleProblem } from '../crawl/scope/path-regex.js';
 import { httpUrl } from '../scrape/schema.js';
-import { mapScrapeOptions, type Refusal, sortRenames, v2ScrapeOptionsSchema } from './scrape-options.js';
+import {
+  mapScrapeOptions,
+  type Refusal,
+  scrapeOnlyRefusals,
+  sortRenames,
+  v2ScrapeOptionsSchema,
+} from './scrape-options.js';
 
 /** Firecrawl's default page limit of a crawl (its documented default; this server's maximum is MAX_CRAWL_LIMIT). */
 export const V2_DEFAULT_CRAWL_LIMIT = 10_000;
@@ -79,7 +85,7 @@ function seedPath(url: string): string | undefined {
 export function mapCrawlRequest(body: V2CrawlRequest): MappedCrawl {
   const refusals: Refusal[] = [];
   const scrape = mapScrapeOptions(body.scrapeOptions ?? {}, 'scrapeOptions');
-  refusals.push(...scrape.refusals);
+  refusals.push(...scrape.refusals, ...scrapeOnlyRefusals(scrape));
   if (body.prompt !== undefined && body.prompt !== null && body.prompt.trim() !== '')
     refusals.push({
       field: 'prompt',

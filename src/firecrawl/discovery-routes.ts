@@ -13,7 +13,7 @@ import type { SearchResultItem, SearchService } from '../search/service.js';
 import { regexRules } from './crawl-request.js';
 import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
-import { mapScrapeOptions, type Refusal, v2ScrapeOptionsSchema } from './scrape-options.js';
+import { mapScrapeOptions, type Refusal, scrapeOnlyRefusals, v2ScrapeOptionsSchema } from './scrape-options.js';
 
 const tags = ['firecrawl'];
 const NOT_HERE = 'is not offered by this server (docs/firecrawl.md lists what is)';
@@ -207,7 +207,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
         refusals.push({ field: 'tbs', message: `tbs '${body.tbs}' ${NOT_HERE}; qdr:d, qdr:w, qdr:m and qdr:y are` });
       const formats = body.scrapeOptions?.formats ?? [];
       const scrape = formats.length > 0 ? mapScrapeOptions(body.scrapeOptions ?? {}, 'scrapeOptions') : undefined;
-      if (scrape) refusals.push(...scrape.refusals);
+      if (scrape) refusals.push(...scrape.refusals, ...scrapeOnlyRefusals(scrape));
       if (refusals.length > 0) throw refusalError(refusals);
 
       const controller = new AbortController();

@@ -12,6 +12,8 @@ export interface FirecrawlDocument {
   json?: unknown;
   summary?: string | null;
   warning?: string;
+  /** The changeTracking format: set by the scrape route after comparing (change-tracking.ts). */
+  changeTracking?: unknown;
   metadata: Record<string, unknown>;
 }
 

@@ -3,7 +3,7 @@
 // then the objects of the pages are merged into one answer (docs/firecrawl.md, "Extract").
 import { z } from 'zod';
 import type { PageOptionsInput } from '../scrape/schema.js';
-import { mapScrapeOptions, type Refusal, v2ScrapeOptionsSchema } from './scrape-options.js';
+import { mapScrapeOptions, type Refusal, scrapeOnlyRefusals, v2ScrapeOptionsSchema } from './scrape-options.js';
 
 /** URLs one extract may name (Firecrawl's own limit while its extract was in beta). */
 export const MAX_EXTRACT_URLS = 10;
@@ -58,7 +58,7 @@ export function mapExtractRequest(body: V2ExtractRequest): {
       message: `A per-job webhook ${NOT_HERE}; subscribe to scrape events with POST /v1/webhooks`,
     });
   const scrape = mapScrapeOptions({ ...body.scrapeOptions, formats: [] }, 'scrapeOptions');
-  refusals.push(...scrape.refusals.filter((r) => r.field !== 'scrapeOptions.formats'));
+  refusals.push(...scrape.refusals.filter((r) => r.field !== 'scrapeOptions.formats'), ...scrapeOnlyRefusals(scrape));
   const prompt = [body.systemPrompt, body.prompt].filter((p) => p !== undefined && p.trim() !== '').join('\n\n');
   const page: PageOptionsInput = {
     ...scrape.page,

@@ -24,7 +24,8 @@ import {
   type V2ExtractRequest,
   v2ExtractRequestSchema,
 } from './extract.js';
-import { mapScrapeOptions, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
+import { mapScrapeOptions, scrapeOnlyRefusals, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
+import type { ChangeTrackingStore } from './change-tracking.js';
 
 const tags = ['firecrawl'];
 
@@ -76,11 +77,13 @@ export interface JobRouteDeps {
   scrape: ScrapeService;
   crawl: CrawlService;
   batch: BatchService;
+  /** The last content seen of each URL, for the changeTracking format. */
+  changes: ChangeTrackingStore;
   publicUrl: string | undefined;
 }
 
 export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
-  const { scrape, crawl, batch, publicUrl } = deps;
+  const { scrape, crawl, batch, changes, publicUrl } = deps;
 
   app.post<{ Body: V2ScrapeRequest }>(
     '/scrape',
@@ -93,7 +96,23 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
         scrape.scrape(ownerOf(request), { url: request.body.url, ...mapped.page }, signal),
       );
       const base = requestBaseUrl(request, publicUrl);
-      return { success: true, data: toFirecrawlDocument(page, base, page.job_id) };
+      const doc = toFirecrawlDocument(page, base, page.job_id);
+      const tracking = mapped.changeTracking;
+      if (tracking !== undefined) {
+        doc.changeTracking = await changes.track({
+          ownerId: ownerOf(request),
+          url: page.url,
+          tag: tracking.tag,
+          markdown: page.markdown ?? '',
+          ...(tracking.modes.includes('json') ? { json: page.json ?? null } : {}),
+          statusCode: page.metadata.status_code,
+          scrapeId: page.job_id,
+          now: page.timestamp,
+          modes: tracking.modes,
+        });
+        if (tracking.jsonAdded) delete doc.json;
+      }
+      return { success: true, data: doc };
     },
   );
 
@@ -204,7 +223,7 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
       const mapped = mapScrapeOptions(
         scrapeOptionsOf(body, ['urls', 'ignoreInvalidURLs', 'webhook', 'appendToId', 'maxConcurrency']),
       );
-      const refusals = [...mapped.refusals];
+      const refusals = [...mapped.refusals, ...scrapeOnlyRefusals(mapped)];
       if (body.webhook !== undefined && body.webhook !== null)
         refusals.push({
           field: 'webhook',

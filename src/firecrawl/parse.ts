@@ -10,7 +10,7 @@ import { parseOrThrow } from '../http/validation.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
-import { mapScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
+import { mapScrapeOptions, scrapeOnlyRefusals, v2ScrapeOptionsShape } from './scrape-options.js';
 
 /** What a parse request may carry besides the file: the page options a file can honour (no waits, no proxy). */
 const parseOptionsSchema = z.strictObject({
@@ -87,7 +87,8 @@ export async function registerParseRoute(app: FastifyInstance, deps: ParseRouteD
         throw new InvalidInputError([{ field: 'file', code: 'custom', message: 'A non-empty `file` part is needed' }]);
       const options = parseOrThrow(parseOptionsSchema, rawOptions);
       const mapped = mapScrapeOptions(options);
-      if (mapped.refusals.length > 0) throw refusalError(mapped.refusals);
+      const refusals = [...mapped.refusals, ...scrapeOnlyRefusals(mapped)];
+      if (refusals.length > 0) throw refusalError(refusals);
       const controller = new AbortController();
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) controller.abort();

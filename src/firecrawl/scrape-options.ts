@@ -5,7 +5,6 @@ import { MAX_TIMEOUT_MS, pageOptionsShape, type PageOptionsInput } from '../scra
 
 /** Formats of Firecrawl's client that have no equivalent here: refused with a 400 that says so. */
 const NOT_OFFERED_FORMATS = [
-  'changeTracking',
   'attributes',
   'branding',
   'product',
@@ -26,6 +25,7 @@ const STRING_FORMATS = [
   'summary',
   'screenshot',
   'json',
+  'changeTracking',
   ...NOT_OFFERED_FORMATS,
 ] as const;
 
@@ -43,10 +43,21 @@ const screenshotFormat = z.strictObject({
   viewport: z.strictObject({ width: z.number().int().min(1), height: z.number().int().min(1) }).optional(),
 });
 
+const changeTrackingFormat = z.strictObject({
+  type: z.literal('changeTracking'),
+  modes: z
+    .array(z.enum(['git-diff', 'json']))
+    .max(2)
+    .optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  tag: z.string().max(200).nullable().optional(),
+});
+
 /** Any other object format names its type; it is refused below as a string format of that name would be. */
 const otherFormat = z.looseObject({ type: z.enum(STRING_FORMATS) });
 
-const formatOption = z.union([z.enum(STRING_FORMATS), jsonFormat, screenshotFormat, otherFormat]);
+const formatOption = z.union([z.enum(STRING_FORMATS), jsonFormat, screenshotFormat, changeTrackingFormat, otherFormat]);
 export type FormatOption = z.infer<typeof formatOption>;
 
 const proxyOption = z.union([z.enum(['basic', 'auto', 'stealth', 'enhanced']), pageOptionsShape.proxy.unwrap()]);
@@ -112,6 +123,11 @@ export interface MappedPageOptions {
   refusals: Refusal[];
   /** /v1 field path prefix -> v2 field path prefix, longest first. */
   renames: Array<[string, string]>;
+  /**
+   * The changeTracking format (compared after the scrape, src/firecrawl/change-tracking.ts): its v2 field, modes and
+   * tag; `jsonAdded` when its json mode added a `json` format the client did not ask for (left out of the answer).
+   */
+  changeTracking?: { field: string; modes: Array<'git-diff' | 'json'>; tag: string; jsonAdded: boolean };
 }
 
 const NOT_HERE = 'is not offered by this server (docs/firecrawl.md lists what is)';
@@ -126,10 +142,18 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
   const renames: Array<[string, string]> = [];
   const formats: NonNullable<PageOptionsInput['formats']> = [];
   let jsonOptions: PageOptionsInput['json_options'];
+  let tracking: z.infer<typeof changeTrackingFormat> | undefined;
+  let trackingField = '';
 
   (options.formats ?? ['markdown']).forEach((format, i) => {
     const type = typeof format === 'string' ? format : format.type;
     const v2Field = path(`formats.${i}`);
+    if (type === 'changeTracking') {
+      tracking =
+        typeof format === 'string' ? { type: 'changeTracking' } : (format as z.infer<typeof changeTrackingFormat>);
+      trackingField = v2Field;
+      return;
+    }
     if ((NOT_OFFERED_FORMATS as readonly string[]).includes(type)) {
       refusals.push({ field: v2Field, message: `Format '${type}' ${NOT_HERE}` });
       return;
@@ -157,6 +181,28 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     renames.push([`formats.${formats.length}`, v2Field]);
     formats.push(v1);
   });
+  let changeTracking: MappedPageOptions['changeTracking'];
+  if (tracking !== undefined) {
+    const modes = tracking.modes ?? [];
+    let jsonAdded = false;
+    if (!formats.includes('markdown')) {
+      refusals.push({ field: trackingField, message: 'The changeTracking format needs the markdown format too' });
+    }
+    if (modes.includes('json') && jsonOptions === undefined) {
+      if (tracking.schema === undefined && (tracking.prompt ?? '').trim() === '') {
+        refusals.push({ field: trackingField, message: "changeTracking's json mode needs a schema or a prompt" });
+      } else {
+        jsonOptions = {
+          ...(tracking.schema !== undefined ? { schema: tracking.schema } : {}),
+          ...(tracking.prompt !== undefined ? { user_prompt: tracking.prompt } : {}),
+        };
+        renames.push(['json_options', trackingField]);
+        formats.push('json');
+        jsonAdded = true;
+      }
+    }
+    changeTracking = { field: trackingField, modes, tag: tracking.tag ?? '', jsonAdded };
+  }
   if (formats.length === 0 && refusals.length === 0) {
     refusals.push({ field: path('formats'), message: 'At least one format is needed' });
   }
@@ -202,7 +248,14 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
   ] as const) {
     renames.push([v1, path(v2)]);
   }
-  return { page, refusals, renames: sortRenames(renames) };
+  return { page, refusals, renames: sortRenames(renames), ...(changeTracking ? { changeTracking } : {}) };
+}
+
+/** The refusal of changeTracking where only /v2/scrape offers it (crawl, batch, search, extract, parse). */
+export function scrapeOnlyRefusals(mapped: MappedPageOptions): Refusal[] {
+  return mapped.changeTracking === undefined
+    ? []
+    : [{ field: mapped.changeTracking.field, message: 'The changeTracking format is offered on /v2/scrape only' }];
 }
 
 /** Longest /v1 prefix first, so `formats.1` is renamed before `formats`. */

@@ -578,6 +578,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Firecrawl's changeTracking format (docs/firecrawl.md): the last content seen of a URL, per key and tag.
+  '0012_change_tracking': {
+    async up(db) {
+      await db.schema
+        .createTable('change_tracking')
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('json', 'text')
+        .addColumn('scrape_id', 'text', (c) => c.notNull())
+        .addColumn('scraped_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('change_tracking_pk', ['owner_id', 'url', 'tag'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -216,6 +216,7 @@ export interface Database {
   monitor_checks: MonitorCheckTable;
   monitor_snapshots: MonitorSnapshotTable;
   monitor_changes: MonitorChangeTable;
+  change_tracking: ChangeTrackingTable;
 }
 
 /** JSON columns hold what the client sent (targets, extract_schema, diff_options, notify_options, tags, metadata). */
@@ -280,6 +281,19 @@ export interface MonitorSnapshotTable {
   content_length: number;
   extracted: string | null;
   captured_at: string;
+}
+
+/** The last content a key saw of a URL under a tag (Firecrawl's changeTracking format), normalized as monitors compare. */
+export interface ChangeTrackingTable {
+  owner_id: string;
+  url: string;
+  tag: string;
+  /** The normalized lines of the page's markdown, joined by newlines. */
+  content: string;
+  /** The `json` extraction of that scrape (JSON text), when its json mode asked for one. */
+  json: string | null;
+  scrape_id: string;
+  scraped_at: string;
 }
 
 export interface MonitorChangeTable {

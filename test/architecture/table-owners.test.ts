@@ -30,6 +30,7 @@ const OWNERS: Record<keyof Database, string> = {
   monitor_checks: 'monitors/store.ts',
   monitor_snapshots: 'monitors/store.ts',
   monitor_changes: 'monitors/store.ts',
+  change_tracking: 'firecrawl/change-tracking.ts',
 };
 
 /** Files that may write SQL text of their own: the schema's migrations and the connection probes. */

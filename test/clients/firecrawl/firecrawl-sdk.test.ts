@@ -33,6 +33,10 @@ function sitePages(): Record<string, FixturePage> {
     '/blog/x': { title: 'Blog X' },
     '/hub': { title: 'Hub', links: hubLinks },
     '/gone': { status: 404, title: 'Gone' },
+    '/tracked': {
+      title: 'Tracked',
+      body: '<p>The first version of this page, with enough words to be its main content.</p>',
+    },
     '/gallery': {
       title: 'Gallery',
       body: '<p>Pictures of anvils, taken in the forge over many years by the smith who made every one of them.</p><img src="/img/a.png" alt="A"><img data-src="img/lazy.jpg" alt="Lazy"><img srcset="/img/s1.png 1x, /img/s2.png 2x" alt="Set"><img src="data:image/png;base64,AAAA" alt="Inline"><img src="/img/a.png#again" alt="A again">',
@@ -189,6 +193,71 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const pdf = await sdkError(client.parse({ filename: 'report.pdf', data: Buffer.from('%PDF-1.7\n') }));
       assert.equal(pdf.status, 400);
       assert.equal(pdf.code, 'UNSUPPORTED_CONTENT_TYPE');
+    });
+
+    it("changeTracking: new, same, changed with a diff, per key and tag; json mode's fields; removed on a 404", async () => {
+      const tracked = (formats: unknown[], key = client) =>
+        key.scrape(`${site.url}/tracked`, { formats: formats as never, maxAge: 0 });
+      const gitDiff = ['markdown', { type: 'changeTracking', modes: ['git-diff'] }];
+      const first = await tracked(gitDiff);
+      const firstTracking = first.changeTracking as Record<string, unknown>;
+      assert.deepEqual(firstTracking, { previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+      const second = (await tracked(gitDiff)).changeTracking as Record<string, unknown>;
+      assert.equal(second.changeStatus, 'same');
+      assert.ok(typeof second.previousScrapeAt === 'string' && !Number.isNaN(Date.parse(second.previousScrapeAt)));
+
+      site.pages.set('/tracked', {
+        title: 'Tracked',
+        body: '<p>The second version of this page, with enough words to be its main content.</p>',
+      });
+      const changed = (await tracked(gitDiff)).changeTracking as { changeStatus: string; diff: { text: string } };
+      assert.equal(changed.changeStatus, 'changed');
+      assert.match(changed.diff.text, /^-The first version of this page/m);
+      assert.match(changed.diff.text, /^\+The second version of this page/m);
+
+      const other = new Firecrawl({ apiKey: OTHER_KEY, apiUrl: base });
+      assert.equal(((await tracked(gitDiff, other)).changeTracking as { changeStatus: string }).changeStatus, 'new');
+      const tagged = await tracked(['markdown', { type: 'changeTracking', tag: 'weekly' }]);
+      assert.equal((tagged.changeTracking as { changeStatus: string }).changeStatus, 'new');
+
+      const jsonMode = [
+        'markdown',
+        {
+          type: 'changeTracking',
+          modes: ['json'],
+          schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+          tag: 'price',
+        },
+      ];
+      const product = (price: string) =>
+        site.pages.set('/tracked', {
+          title: 'Tracked',
+          body: `<script type="application/ld+json">{"@type":"Product","name":"Anvil","offers":{"price":"${price}"}}</script><p>The anvil of the week, forged and sold here, with enough words for a page.</p>`,
+        });
+      product('10.00');
+      const before = await tracked(jsonMode);
+      assert.equal((before.changeTracking as { changeStatus: string }).changeStatus, 'new');
+      assert.equal(before.json, undefined, 'the json the mode needed is not answered unasked');
+      product('12.50');
+      const after = (await tracked(jsonMode)).changeTracking as { changeStatus: string; json: unknown };
+      assert.equal(after.changeStatus, 'changed');
+      assert.deepEqual(after.json, { price: { previous: 10, current: 12.5 } });
+
+      site.pages.set('/tracked', { status: 404, title: 'Gone now' });
+      const removed = (await tracked(gitDiff)).changeTracking as { changeStatus: string };
+      assert.equal(removed.changeStatus, 'removed');
+
+      const noMarkdown = await sdkError(tracked([{ type: 'changeTracking' }]));
+      assert.match(noMarkdown.message, /^formats\.0: The changeTracking format needs the markdown format too/);
+      const inCrawl = await sdkError(
+        client.startCrawl(`${site.url}/`, {
+          scrapeOptions: { formats: ['markdown', { type: 'changeTracking' }] } as never,
+        }),
+      );
+      assert.match(
+        inCrawl.message,
+        /^scrapeOptions\.formats\.1: The changeTracking format is offered on \/v2\/scrape only/,
+      );
     });
 
     it('scrape: the screenshot format is a PNG the key can fetch', async () => {
