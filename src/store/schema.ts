@@ -283,7 +283,7 @@ export interface MonitorSnapshotTable {
   captured_at: string;
 }
 
-/** The last content a key saw of a URL under a tag (Firecrawl's changeTracking format), normalized as monitors compare. */
+/** The last content a key saw of a URL under a tag (Firecrawl's changeTracking), normalized as monitors compare. */
 export interface ChangeTrackingTable {
   owner_id: string;
   url: string;
