@@ -12,6 +12,7 @@ import { SEARCH_LIMITS, type SearchRequest } from '../search/schema.js';
 import type { SearchResultItem, SearchService } from '../search/service.js';
 import { regexRules } from './crawl-request.js';
 import { toFirecrawlDocument } from './document.js';
+import { hangUpSignal } from './hang-up.js';
 import { inV2Words, refusalError } from './errors.js';
 import { mapScrapeOptions, type Refusal, scrapeOnlyRefusals, v2ScrapeOptionsSchema } from './scrape-options.js';
 
@@ -136,10 +137,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
         throw refusalError([
           { field: 'sitemap', message: `sitemap 'only' ${NOT_HERE}; 'include' reads sitemaps and the start page` },
         ]);
-      const controller = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const signal = hangUpSignal(reply);
       const limit = body.limit ?? MAP_LIMITS.defaultLimit;
       const result = await inV2Words(
         [
@@ -159,7 +157,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               ...(body.ignoreCache === true ? { max_age: 0 } : {}),
               ...(body.timeout !== undefined ? { timeout: body.timeout } : {}),
             },
-            controller.signal,
+            signal,
           ),
       );
       const include = compileRegexRules(body.includePaths ?? [], body.regexOnFullURL === true);
@@ -210,10 +208,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
       if (scrape) refusals.push(...scrape.refusals, ...scrapeOnlyRefusals(scrape));
       if (refusals.length > 0) throw refusalError(refusals);
 
-      const controller = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const signal = hangUpSignal(reply);
       const limit = body.limit ?? SEARCH_LIMITS.defaultLimit;
       const named = (body.sources ?? ['web']).map((s) => (typeof s === 'string' ? s : s.type));
       const searchable = named.filter((s) => s !== 'alexandria');
@@ -241,7 +236,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               ...(body.tbs !== undefined ? { timeRange: TBS_RANGES[body.tbs] } : {}),
               ...(scrape ? { scrape_options: scrape.page } : {}),
             },
-            controller.signal,
+            signal,
           ),
         );
         id ??= result.job_id;

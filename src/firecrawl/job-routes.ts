@@ -16,6 +16,7 @@ import { toFirecrawlDocument } from './document.js';
 import { inV2Words, refusalError } from './errors.js';
 import { errorsOf, firecrawlStatus, type FrontierJobReader, statusPage } from './job-views.js';
 import { watchJob } from './watch.js';
+import { hangUpSignal } from './hang-up.js';
 import { previewCrawlOptions } from './params-preview.js';
 import {
   mapExtractRequest,
@@ -52,15 +53,6 @@ function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string
   if (!isUuid(id))
     throw new ApiError(400, { error: 'Bad request', message: 'Invalid job ID format. Job ID must be a valid UUID.' });
   return id.toLowerCase();
-}
-
-/** Aborted when the client hangs up, so its work stops instead of running on. */
-function hangUpSignal(reply: { raw: NodeJS.EventEmitter & { writableFinished: boolean } }): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 /** Scrape options of a v2 body: every field but those of the request itself. */

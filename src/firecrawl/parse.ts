@@ -9,6 +9,7 @@ import { requestBaseUrl } from '../http/base-url.js';
 import { parseOrThrow } from '../http/validation.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { toFirecrawlDocument } from './document.js';
+import { hangUpSignal } from './hang-up.js';
 import { inV2Words, refusalError } from './errors.js';
 import { mapScrapeOptions, scrapeOnlyRefusals, v2ScrapeOptionsShape } from './scrape-options.js';
 
@@ -89,11 +90,8 @@ export async function registerParseRoute(app: FastifyInstance, deps: ParseRouteD
       const mapped = mapScrapeOptions(options);
       const refusals = [...mapped.refusals, ...scrapeOnlyRefusals(mapped)];
       if (refusals.length > 0) throw refusalError(refusals);
-      const controller = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
-      const page = await inV2Words(mapped.renames, () => deps.scrape.parseFile(file, mapped.page, controller.signal));
+      const signal = hangUpSignal(reply);
+      const page = await inV2Words(mapped.renames, () => deps.scrape.parseFile(file, mapped.page, signal));
       return { success: true, data: toFirecrawlDocument(page, requestBaseUrl(request, deps.publicUrl)) };
     },
   );

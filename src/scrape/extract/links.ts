@@ -3,7 +3,7 @@ import { toAbsoluteUrl } from './absolutize.js';
 import { LINK_TAGS, getAttr, isTag, parsedTags, type Element, type Page } from './dom.js';
 
 /** In the body, and not in <template> content (which is not part of the page). */
-function inPageBody(el: Element, page: Page): boolean {
+export function inPageBody(el: Element, page: Page): boolean {
   for (let n = el.parent; n; n = n.parent) {
     if (n === page.body) return true;
     if (isTag(n) && n.name === 'template') return false;
@@ -11,18 +11,23 @@ function inPageBody(el: Element, page: Page): boolean {
   return false;
 }
 
+/** Adds `raw` to `out` made absolute against `base`, without its fragment, when it is http(s) and not seen yet. */
+export function addPageUrl(raw: string | null, base: string | undefined, seen: Set<string>, out: string[]): void {
+  const abs = toAbsoluteUrl(raw, base);
+  if (!abs || !(abs.startsWith('http://') || abs.startsWith('https://'))) return;
+  const hash = abs.indexOf('#');
+  const url = hash === -1 ? abs : abs.slice(0, hash);
+  if (seen.has(url)) return;
+  seen.add(url);
+  out.push(url);
+}
+
 export function extractLinks(page: Page, base: string | undefined): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const el of parsedTags(page, LINK_TAGS)) {
     if (getAttr(el, 'href') === null || !inPageBody(el, page)) continue;
-    const abs = toAbsoluteUrl(getAttr(el, 'href'), base);
-    if (!abs || !(abs.startsWith('http://') || abs.startsWith('https://'))) continue;
-    const hash = abs.indexOf('#');
-    const url = hash === -1 ? abs : abs.slice(0, hash);
-    if (seen.has(url)) continue;
-    seen.add(url);
-    out.push(url);
+    addPageUrl(getAttr(el, 'href'), base, seen, out);
   }
   return out;
 }
