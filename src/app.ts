@@ -400,6 +400,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           crawl,
           batch,
           changes: new ChangeTrackingStore(db.kysely),
+          monitors,
           map,
           search,
           publicUrl: config.publicUrl,

@@ -42,12 +42,6 @@ const NOT_OFFERED: Array<[method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT', p
   ['GET', '/deep-research/:jobId', 'Deep research'],
   ['POST', '/llmstxt', 'llms.txt generation'],
   ['GET', '/llmstxt/:jobId', 'llms.txt generation'],
-  ['POST', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],
-  ['GET', '/monitor', 'Monitors through /v2 (use /v1/monitors)'],
-  ['GET', '/monitor/*', 'Monitors through /v2 (use /v1/monitors)'],
-  ['PATCH', '/monitor/*', 'Monitors through /v2 (use /v1/monitors)'],
-  ['POST', '/monitor/*', 'Monitors through /v2 (use /v1/monitors)'],
-  ['DELETE', '/monitor/*', 'Monitors through /v2 (use /v1/monitors)'],
 ];
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {

@@ -6,9 +6,14 @@ import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from './discovery-ro
 import { installFirecrawlErrors } from './errors.js';
 import { type JobRouteDeps, registerJobRoutes } from './job-routes.js';
 import { type ParseRouteDeps, registerParseRoute } from './parse.js';
+import { registerMonitorRoutes } from './monitors.js';
+import type { MonitorService } from '../monitors/service.js';
 import type { RouteTable } from '../http/route-table.js';
 
-export type FirecrawlDeps = JobRouteDeps & DiscoveryRouteDeps & AccountRouteDeps & ParseRouteDeps;
+export type FirecrawlDeps = JobRouteDeps &
+  DiscoveryRouteDeps &
+  AccountRouteDeps &
+  ParseRouteDeps & { monitors: MonitorService };
 
 export function firecrawlRoutes(deps: FirecrawlDeps) {
   return async (app: FastifyInstance, routes: RouteTable): Promise<void> => {
@@ -19,6 +24,7 @@ export function firecrawlRoutes(deps: FirecrawlDeps) {
         registerDiscoveryRoutes(v2, deps);
         registerAccountRoutes(v2, deps);
         await registerParseRoute(v2, deps);
+        registerMonitorRoutes(v2, deps.monitors);
       },
       { prefix: '/v2' },
     );

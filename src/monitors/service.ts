@@ -293,6 +293,20 @@ export class MonitorService {
     return (await this.deps.store.checksPage(monitor.id, limit ?? DEFAULT_HISTORY_LIMIT)).map(checkView);
   }
 
+  /** One check with its snapshot and change, as stored (Firecrawl's check detail, src/firecrawl/monitors.ts). */
+  async checkRecords(ownerId: string, id: string, checkId: string) {
+    const { monitor } = await this.owned(ownerId, id);
+    const found = await this.deps.store.checkWithRecords(monitor.id, checkId);
+    if (!found) throw new NotFoundError('check');
+    return found;
+  }
+
+  /** The monitor's checks as stored rows, newest first (Firecrawl's check list, src/firecrawl/monitors.ts). */
+  async checkRows(ownerId: string, id: string, limit: number) {
+    const { monitor } = await this.owned(ownerId, id);
+    return this.deps.store.checksPage(monitor.id, limit);
+  }
+
   /** The monitor a task runs, for the task routes' refusal to edit it directly. */
   async monitorOfTask(taskId: string): Promise<MonitorRow | undefined> {
     return this.deps.store.byTaskId(taskId);

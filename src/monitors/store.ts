@@ -497,6 +497,35 @@ export class MonitorStore {
       .executeTakeFirst();
   }
 
+  /** One check of a monitor, with the snapshot and the change it recorded (either may be absent). */
+  async checkWithRecords(
+    monitorId: string,
+    checkId: string,
+  ): Promise<{ check: CheckRow; snapshot?: SnapshotRow; change?: ChangeRow } | undefined> {
+    const check = await this.db
+      .selectFrom('monitor_checks')
+      .selectAll()
+      .where('monitor_id', '=', monitorId)
+      .where('id', '=', checkId)
+      .executeTakeFirst();
+    if (!check) return undefined;
+    const [snapshot, change] = await Promise.all([
+      this.db
+        .selectFrom('monitor_snapshots')
+        .selectAll()
+        .where('monitor_id', '=', monitorId)
+        .where('check_id', '=', checkId)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('monitor_changes')
+        .selectAll()
+        .where('monitor_id', '=', monitorId)
+        .where('check_id', '=', checkId)
+        .executeTakeFirst(),
+    ]);
+    return { check, ...(snapshot ? { snapshot } : {}), ...(change ? { change } : {}) };
+  }
+
   /** Which of the monitors have a check pending or running. */
   async inProgress(monitorIds: readonly string[]): Promise<Set<string>> {
     if (monitorIds.length === 0) return new Set();

@@ -33,6 +33,7 @@ function sitePages(): Record<string, FixturePage> {
     '/blog/x': { title: 'Blog X' },
     '/hub': { title: 'Hub', links: hubLinks },
     '/gone': { status: 404, title: 'Gone' },
+    '/watched': { title: 'Watched', body: '<p>Opening hours: nine to five, every weekday, at the old forge.</p>' },
     '/tracked': {
       title: 'Tracked',
       body: '<p>The first version of this page, with enough words to be its main content.</p>',
@@ -258,6 +259,87 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         inCrawl.message,
         /^scrapeOptions\.formats\.1: The changeTracking format is offered on \/v2\/scrape only/,
       );
+    });
+
+    it('monitors: create, get, list, update, run checks (new, then changed with a diff), delete', async () => {
+      const waitForCheck = async (monitorId: string, checkId: string) => {
+        for (let i = 0; i < 100; i++) {
+          const check = await client.getMonitorCheck(monitorId, checkId);
+          if (check.status === 'completed' || check.status === 'failed') return check;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.fail(`check ${checkId} did not end`);
+      };
+      const monitor = await client.createMonitor({
+        name: 'Forge hours',
+        schedule: { cron: '0 6 * * *', timezone: 'Europe/Paris' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/watched`] }],
+        goal: 'Opening hours',
+      });
+      assert.match(monitor.id, UUID);
+      assert.equal(monitor.status, 'active');
+      assert.deepEqual(monitor.schedule, { cron: '0 6 * * *', timezone: 'Europe/Paris' });
+      assert.deepEqual(monitor.targets, [{ type: 'scrape', urls: [`${site.url}/watched`] }]);
+      assert.ok(monitor.nextRunAt);
+      assert.equal((await client.getMonitor(monitor.id)).name, 'Forge hours');
+      assert.ok((await client.listMonitors()).some((m) => m.id === monitor.id));
+
+      const first = await client.runMonitor(monitor.id);
+      assert.ok(['queued', 'running'].includes(first.status), first.status);
+      assert.equal(first.trigger, 'manual');
+      const firstDone = await waitForCheck(monitor.id, first.id);
+      assert.equal(firstDone.status, 'completed');
+      assert.equal(firstDone.pages[0]?.status, 'new');
+      assert.deepEqual(firstDone.summary, { totalPages: 1, same: 0, changed: 0, new: 1, removed: 0, error: 0 });
+
+      site.pages.set('/watched', {
+        title: 'Watched',
+        body: '<p>Opening hours: ten to four, every weekday, at the old forge.</p>',
+      });
+      const second = await waitForCheck(monitor.id, (await client.runMonitor(monitor.id)).id);
+      assert.equal(second.pages[0]?.status, 'changed');
+      assert.match(String(second.pages[0]?.diff?.text), /^\+Opening hours: ten to four/m);
+      const checks = await client.listMonitorChecks(monitor.id);
+      assert.deepEqual(
+        checks.map((c) => c.id),
+        [second.id, first.id],
+      );
+
+      const paused = await client.updateMonitor(monitor.id, { status: 'paused', goal: 'Hours and days' });
+      assert.equal(paused.status, 'paused');
+      assert.equal(paused.goal, 'Hours and days');
+      // The same monitor through /v1.
+      const v1 = (await t.request('GET', `/v1/monitors/${monitor.id}`)).json().data;
+      assert.equal(v1.is_paused, true);
+
+      const two = await sdkError(
+        client.createMonitor({
+          name: 'Two',
+          schedule: { cron: '0 6 * * *' },
+          targets: [{ type: 'scrape', urls: [`${site.url}/a`, `${site.url}/b`] }],
+        }),
+      );
+      assert.match(two.message, /^targets\.0\.urls: A monitor here watches exactly one URL/);
+      const hooked = await sdkError(
+        client.createMonitor({
+          name: 'Hooked',
+          schedule: { cron: 'not cron' },
+          webhook: { url: 'https://hooks.example/x' },
+          targets: [{ type: 'scrape', urls: [`${site.url}/watched`] }],
+        }),
+      );
+      assert.match(hooked.message, /^webhook: A per-monitor webhook is not offered/);
+      const badCron = await sdkError(
+        client.createMonitor({
+          name: 'Cron',
+          schedule: { cron: 'not cron' },
+          targets: [{ type: 'scrape', urls: [`${site.url}/watched`] }],
+        }),
+      );
+      assert.deepEqual((badCron.details as Array<{ path: unknown[] }>)[0]?.path, ['schedule', 'cron']);
+
+      assert.equal(await client.deleteMonitor(monitor.id), true);
+      assert.equal((await sdkError(client.getMonitor(monitor.id))).status, 404);
     });
 
     it('scrape: the screenshot format is a PNG the key can fetch', async () => {
@@ -495,7 +577,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(agent.code, 'NOT_OFFERED');
       assert.match(agent.message, /^The agent is not offered by this server/);
       assert.equal((await sdkError(client.browser())).status, 501);
-      assert.equal((await sdkError(client.listMonitors())).status, 501);
+      assert.equal((await sdkError(client.getAgentStatus('00000000-0000-4000-8000-000000000000'))).status, 501);
     });
 
     it('a wrong key is a 401 and an unknown path a 404, both in the error shape', async () => {
