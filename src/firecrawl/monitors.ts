@@ -1,5 +1,5 @@
-// Firecrawl's v2 monitors (`/v2/monitor…`) over this service's monitors (docs/monitors.md): a Firecrawl monitor with one
-// scrape target of one URL is one monitor here; its checks read as Firecrawl's checks with one page each
+// Firecrawl's v2 monitors (`/v2/monitor…`) over this service's monitors (docs/monitors.md): a Firecrawl monitor with
+// one scrape target of one URL is one monitor here; its checks read as Firecrawl's checks with one page each
 // (docs/firecrawl.md, "Monitors").
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
