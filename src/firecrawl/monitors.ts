@@ -255,7 +255,11 @@ function firecrawlCheckPage(monitorId: string, c: CheckRow, snapshot?: SnapshotR
 
 function monitorIdOf(request: FastifyRequest<{ Params: { monitorId: string } }>): string {
   const id = request.params.monitorId;
-  if (!isUuid(id)) throw new ApiError(400, { error: 'Bad request', message: 'Invalid monitor ID: it must be a UUID' });
+  if (!isUuid(id))
+    throw new ApiError(400, {
+      error: 'Bad request',
+      message: 'Invalid monitor ID format. Monitor ID must be a valid UUID.',
+    });
   return id.toLowerCase();
 }
 
@@ -384,7 +388,10 @@ export function registerMonitorRoutes(app: FastifyInstance, monitors: MonitorSer
       const id = monitorIdOf(request);
       const checkId = request.params.checkId;
       if (!isUuid(checkId))
-        throw new ApiError(400, { error: 'Bad request', message: 'Invalid check ID: it must be a UUID' });
+        throw new ApiError(400, {
+          error: 'Bad request',
+          message: 'Invalid check ID format. Check ID must be a valid UUID.',
+        });
       const { check, snapshot, change } = await monitors.checkRecords(ownerOf(request), id, checkId.toLowerCase());
       const page =
         check.state === 'completed' || check.state === 'failed'

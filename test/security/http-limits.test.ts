@@ -250,7 +250,7 @@ describe('error shapes of answers Fastify and Node would write themselves (issue
           if (res.statusCode === 501) assert.equal(body.code, 'NOT_OFFERED', `${method} ${route.path}`);
           else {
             assert.equal(res.statusCode, 400, `${method} ${route.path}`);
-            assert.equal(body.error, 'Invalid job ID format. Job ID must be a valid UUID.');
+            assert.match(body.error, /^Invalid (job|monitor) ID format\. (Job|Monitor) ID must be a valid UUID\.$/);
           }
         }
       }
