@@ -13,6 +13,7 @@ import type { MonitorService } from '../monitors/service.js';
 import type { CheckRow, ChangeRow, SnapshotRow } from '../monitors/store.js';
 import { httpUrl } from '../scrape/schema.js';
 import { inV2Words, refusalError } from './errors.js';
+import { cronOfScheduleText } from './schedule-text.js';
 import type { Refusal } from './scrape-options.js';
 
 const tags = ['firecrawl'];
@@ -73,9 +74,15 @@ const updateSchema = z
   .meta({ id: 'FirecrawlMonitorUpdate' });
 type V2UpdateMonitor = z.infer<typeof updateSchema>;
 
+/** The cron a schedule says: its `cron`, else its `text` read by rules (schedule-text.ts). */
+function cronOf(schedule: { cron?: string; text?: string }): string | undefined {
+  return schedule.cron ?? (schedule.text === undefined ? undefined : cronOfScheduleText(schedule.text));
+}
+
 /** What this server keeps of the Firecrawl fields it has no column for, in the monitor's `metadata`. */
 interface Kept {
   targets: unknown[];
+  scheduleText?: string;
   retentionDays?: number;
   judgeEnabled?: boolean;
 }
@@ -147,11 +154,17 @@ function deliveryRefusals(body: {
     ?.email;
   if (email?.enabled === true || (email?.recipients?.length ?? 0) > 0)
     refusals.push({ field: 'notification.email', message: `Email notifications are ${NOT_HERE.slice(3)}` });
-  if (body.schedule !== undefined && body.schedule.cron === undefined)
-    refusals.push({
-      field: 'schedule.cron',
-      message: 'Give the schedule as a 5-field cron expression (schedule.text is not read here)',
-    });
+  if (body.schedule !== undefined && cronOf(body.schedule) === undefined) {
+    refusals.push(
+      body.schedule.text === undefined
+        ? { field: 'schedule.cron', message: 'Give the schedule as a 5-field cron expression, or as schedule.text' }
+        : {
+            field: 'schedule.text',
+            message:
+              "Not a schedule this server reads: give schedule.cron, or text such as 'every 30 minutes', 'hourly', 'daily at 9:30', 'every monday at 8am'",
+          },
+    );
+  }
   return refusals;
 }
 
@@ -174,7 +187,11 @@ function firecrawlMonitor(m: MonitorView) {
     id: m.uuid,
     name: m.name,
     status: m.is_paused ? 'paused' : 'active',
-    schedule: { cron: m.cron_expression, timezone: m.timezone },
+    schedule: {
+      cron: m.cron_expression,
+      timezone: m.timezone,
+      ...(kept?.scheduleText !== undefined ? { text: kept.scheduleText } : {}),
+    },
     nextRunAt: m.next_execution_at,
     lastRunAt: m.last_check_at ?? m.last_execution_at,
     currentCheckId: null,
@@ -280,12 +297,15 @@ export function registerMonitorRoutes(app: FastifyInstance, monitors: MonitorSer
       if (refusals.length > 0) throw refusalError(refusals);
       const kept: Kept = {
         targets: body.targets,
+        ...(body.schedule.cron === undefined && body.schedule.text !== undefined
+          ? { scheduleText: body.schedule.text }
+          : {}),
         ...(body.retentionDays !== undefined ? { retentionDays: body.retentionDays } : {}),
         ...(body.judgeEnabled !== undefined ? { judgeEnabled: body.judgeEnabled } : {}),
       };
       const v1 = parseOrThrowIn(createMonitorSchema, {
         name: body.name,
-        cron_expression: body.schedule.cron,
+        cron_expression: cronOf(body.schedule),
         ...(body.schedule.timezone !== undefined ? { timezone: body.schedule.timezone } : {}),
         ...(body.goal !== undefined && body.goal !== null ? { goal: body.goal } : {}),
         ...target.fields,
@@ -331,12 +351,15 @@ export function registerMonitorRoutes(app: FastifyInstance, monitors: MonitorSer
       const kept: Kept = {
         ...before,
         ...(body.targets ? { targets: body.targets } : {}),
+        ...(body.schedule !== undefined
+          ? { scheduleText: body.schedule.cron === undefined ? body.schedule.text : undefined }
+          : {}),
         ...(body.retentionDays !== undefined ? { retentionDays: body.retentionDays } : {}),
         ...(body.judgeEnabled !== undefined ? { judgeEnabled: body.judgeEnabled } : {}),
       };
       const v1 = parseOrThrowIn(updateMonitorSchema, {
         ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.schedule?.cron !== undefined ? { cron_expression: body.schedule.cron } : {}),
+        ...(body.schedule !== undefined ? { cron_expression: cronOf(body.schedule) } : {}),
         ...(body.schedule?.timezone !== undefined ? { timezone: body.schedule.timezone } : {}),
         ...(body.goal !== undefined ? { goal: body.goal } : {}),
         ...(target ? target.fields : {}),

@@ -128,6 +128,19 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       ]);
     });
 
+    it('firecrawl_monitor_create with its shorthand (a page, a goal, "every 30 minutes"), then firecrawl_monitor_list', async () => {
+      // The MCP answers the API's whole body, `{ success, data }`.
+      const answer = answerJson(
+        await call('firecrawl_monitor_create', { page: `${site.url}/docs/a`, goal: 'Changes to doc A' }),
+      ) as { success: boolean; data: { id: string; schedule: Record<string, unknown>; status: string } };
+      assert.equal(answer.success, true);
+      const created = answer.data;
+      assert.deepEqual(created.schedule, { cron: '*/30 * * * *', timezone: 'UTC', text: 'every 30 minutes' });
+      assert.equal(created.status, 'active');
+      const listed = JSON.stringify(answerJson(await call('firecrawl_monitor_list', {})));
+      assert.ok(listed.includes(created.id), listed.slice(0, 300));
+    });
+
     it('firecrawl_extract answers its own deprecation (3.26.0 no longer calls the API for it)', async () => {
       const answer = await call('firecrawl_extract', { urls: [`${site.url}/product`], prompt: 'the product name' });
       assert.match(String(answer.content[0]?.text), /firecrawl_extract is deprecated/);
