@@ -2,7 +2,7 @@
 // time this key scraped the same URL under the same tag, normalized as monitors compare pages (clocks, counters and
 // tokens masked), with a unified diff and, in json mode, the fields that changed. Owner of the `change_tracking` table.
 import type { Kysely } from 'kysely';
-import { diffJson } from '../monitors/json-diff.js';
+import { diffJson, leavesOf } from '../monitors/json-diff.js';
 import { normalizeText } from '../monitors/normalize.js';
 import { diffTexts } from '../monitors/text-diff.js';
 import type { Database } from '../store/schema.js';
@@ -32,6 +32,13 @@ export interface TrackInput {
   modes: ReadonlyArray<'git-diff' | 'json'>;
 }
 
+/** Whether an extraction holds at least one value (not null, not only nulls). */
+function hasValue(json: unknown): boolean {
+  if (json === null || json === undefined) return false;
+  for (const value of leavesOf(json).values()) if (value !== null) return true;
+  return false;
+}
+
 export class ChangeTrackingStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -51,7 +58,10 @@ export class ChangeTrackingStore {
     if (input.statusCode >= 400) return { previousScrapeAt, changeStatus: 'removed', visibility: 'visible' };
     const lines = normalizeText(input.markdown).lines;
     const content = lines.join('\n');
-    const json = input.json === undefined ? null : JSON.stringify(input.json);
+    // Fields that could not be read this time (the extraction failed, or found none of them) are no change of them:
+    // the last good reading stays the reference.
+    const readJson = input.modes.includes('json') && hasValue(input.json);
+    const json = readJson ? JSON.stringify(input.json) : (previous?.json ?? null);
     await this.db
       .insertInto('change_tracking')
       .values({
@@ -79,9 +89,8 @@ export class ChangeTrackingStore {
         out.diff = { text: diff.diffText, ...(diff.diffTextTruncated ? { truncated: true } : {}) };
       }
     }
-    if (input.modes.includes('json')) {
-      const before = previous.json === null ? null : (JSON.parse(previous.json) as unknown);
-      const entries = diffJson(before, input.json ?? null);
+    if (readJson && previous.json !== null) {
+      const entries = diffJson(JSON.parse(previous.json) as unknown, input.json);
       if (entries.length > 0) {
         out.changeStatus = 'changed';
         out.json = Object.fromEntries(

@@ -201,7 +201,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
         refusals.push({ field: 'categories', message: `Search categories are ${NOT_HERE.slice(3)}` });
       if (body.includeDomains?.length && body.excludeDomains?.length)
         refusals.push({ field: 'includeDomains', message: 'includeDomains and excludeDomains cannot both be given' });
-      if (body.tbs !== undefined && TBS_RANGES[body.tbs] === undefined)
+      if (body.tbs !== undefined && !Object.hasOwn(TBS_RANGES, body.tbs))
         refusals.push({ field: 'tbs', message: `tbs '${body.tbs}' ${NOT_HERE}; qdr:d, qdr:w, qdr:m and qdr:y are` });
       const formats = body.scrapeOptions?.formats ?? [];
       const scrape = formats.length > 0 ? mapScrapeOptions(body.scrapeOptions ?? {}, 'scrapeOptions') : undefined;

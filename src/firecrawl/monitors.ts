@@ -110,7 +110,12 @@ function targetFields(targets: V2CreateMonitor['targets']): {
   let schema: Record<string, unknown> | undefined;
   let markdown = options.formats === undefined;
   for (const format of options.formats ?? []) {
-    const type = typeof format === 'string' ? format : (format as { type?: unknown }).type;
+    const type =
+      typeof format === 'string'
+        ? format
+        : typeof format === 'object' && format !== null
+          ? (format as { type?: unknown }).type
+          : undefined;
     if (type === 'markdown') markdown = true;
     else if (type === 'json' && typeof format === 'object' && format !== null) {
       const given = (format as { schema?: unknown }).schema;

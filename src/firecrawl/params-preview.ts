@@ -1,6 +1,7 @@
 // POST /v2/crawl/params-preview: crawl options read from a sentence by documented rules, not by a model
 // (docs/firecrawl.md, "Crawl options from a prompt"). English phrases only; what the rules do not find is left out.
 import { MAX_CRAWL_DEPTH, MAX_CRAWL_LIMIT } from '../crawl/schema.js';
+import { PATH_RULE_LIMITS } from '../crawl/scope/index.js';
 
 export interface PreviewedOptions {
   includePaths?: string[];
@@ -57,10 +58,20 @@ const FILLER = new Set([
 ]);
 const SECTION_NOUNS = new Set(['pages', 'page', 'posts', 'post', 'section', 'sections', 'articles', 'docs', 'blog']);
 
-/** A regex that matches a path under `/segment` (the segment's characters escaped). */
-function underPath(path: string): string {
+/**
+ * A regex that matches a path under `/segment` (the segment's characters escaped), or undefined for a path that is
+ * only slashes (it would match everything) or too long for a crawl's rules.
+ */
+function underPath(path: string): string | undefined {
   const clean = path.replace(/\/+$/, '');
-  return `^${clean.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`;
+  if (clean === '' || /^\/+$/.test(clean)) return undefined;
+  const rule = `^${clean.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`;
+  return rule.length <= PATH_RULE_LIMITS.maxPatternLength ? rule : undefined;
+}
+
+/** Adds a rule to a list, up to what a crawl accepts. */
+function addRule(list: Set<string>, rule: string | undefined): void {
+  if (rule !== undefined && list.size < PATH_RULE_LIMITS.maxPatterns) list.add(rule);
 }
 
 function wholeNumber(word: string | undefined): number | undefined {
@@ -92,7 +103,7 @@ export function previewCrawlOptions(prompt: string): PreviewedOptions {
       continue;
     }
     if (word.startsWith('/') && word.length > 1) {
-      (mode === 'exclude' ? exclude : include).add(underPath(word));
+      addRule(mode === 'exclude' ? exclude : include, underPath(word));
       mode = undefined;
       continue;
     }
@@ -135,7 +146,7 @@ export function previewCrawlOptions(prompt: string): PreviewedOptions {
       // "only the blog posts" -> /blog; "skip careers pages" -> /careers. One section per keyword.
       const next = words[i + 1];
       if (next === undefined || SECTION_NOUNS.has(next) || mode === 'include' || mode === 'exclude') {
-        (mode === 'exclude' ? exclude : include).add(underPath(`/${word}`));
+        addRule(mode === 'exclude' ? exclude : include, underPath(`/${word}`));
       }
       mode = undefined;
     }

@@ -72,17 +72,32 @@ export async function registerParseRoute(app: FastifyInstance, deps: ParseRouteD
         ]);
       let file: { name: string; mediaType: string; bytes: Buffer } | undefined;
       let rawOptions: unknown = {};
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const bytes = await part.toBuffer();
-          file = { name: part.filename || 'upload', mediaType: mediaTypeOf(part.mimetype, part.filename), bytes };
-        } else if (part.fieldname === 'options') {
-          try {
-            rawOptions = JSON.parse(String(part.value));
-          } catch {
-            throw new InvalidInputError([{ field: 'options', code: 'invalid_json', message: 'options must be JSON' }]);
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            const bytes = await part.toBuffer();
+            file = { name: part.filename || 'upload', mediaType: mediaTypeOf(part.mimetype, part.filename), bytes };
+          } else if (part.fieldname === 'options') {
+            try {
+              rawOptions = JSON.parse(String(part.value));
+            } catch {
+              throw new InvalidInputError([
+                { field: 'options', code: 'invalid_json', message: 'options must be JSON' },
+              ]);
+            }
           }
         }
+      } catch (error) {
+        // The multipart reader's own errors without a status (a body cut short, a broken boundary) are the client's.
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (error instanceof InvalidInputError || typeof status === 'number') throw error;
+        throw new InvalidInputError([
+          {
+            field: 'file',
+            code: 'custom',
+            message: `The multipart body could not be read: ${(error as Error).message}`,
+          },
+        ]);
       }
       if (file === undefined || file.bytes.length === 0)
         throw new InvalidInputError([{ field: 'file', code: 'custom', message: 'A non-empty `file` part is needed' }]);

@@ -54,8 +54,11 @@ const changeTrackingFormat = z.strictObject({
   tag: z.string().max(200).nullable().optional(),
 });
 
-/** Any other object format names its type; it is refused below as a string format of that name would be. */
-const otherFormat = z.looseObject({ type: z.enum(STRING_FORMATS) });
+/**
+ * The formats not offered here, as objects: refused below as their string names are. The offered ones must pass their
+ * own strict schemas above (a loose catch-all would let `{type: 'json', prompt: 5}` through unchecked).
+ */
+const otherFormat = z.looseObject({ type: z.enum(NOT_OFFERED_FORMATS) });
 
 const formatOption = z.union([z.enum(STRING_FORMATS), jsonFormat, screenshotFormat, changeTrackingFormat, otherFormat]);
 export type FormatOption = z.infer<typeof formatOption>;
@@ -230,7 +233,12 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     ...(options.excludeTags !== undefined ? { exclude_tags: options.excludeTags } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(options.waitFor !== undefined && options.waitFor > 0 ? { wait_for: options.waitFor } : {}),
-    ...(options.maxAge !== undefined ? { max_age: options.maxAge } : {}),
+    // changeTracking compares what the page is now: a cached copy would read as `same` (unless maxAge is given).
+    ...(options.maxAge !== undefined
+      ? { max_age: options.maxAge }
+      : changeTracking !== undefined
+        ? { max_age: 0 }
+        : {}),
     ...(options.storeInCache !== undefined ? { store_in_cache: options.storeInCache } : {}),
     ...(proxy !== undefined ? { proxy } : {}),
     ...(jsonOptions !== undefined ? { json_options: jsonOptions } : {}),

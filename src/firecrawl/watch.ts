@@ -10,21 +10,40 @@ import { type FrontierJobReader, firecrawlStatus, RESULTS_PAGE_SIZE } from './jo
 export const WATCH_LIMITS = {
   /** Documents a catchup carries at most; a finished job with more is streamed, then read with its status. */
   catchupDocuments: 1000,
+  /** Characters of documents a catchup carries at most (the rest follow one message each). */
+  catchupChars: 8 * 1024 * 1024,
   /** How often a running job is looked at for new documents. */
   pollMs: 1000,
-  /** Bytes queued on one socket before the sender waits for the client to read (a slow client holds no more). */
+  /** Bytes queued on one socket before the sender waits for the client to read. */
   maxBufferedBytes: 4 * 1024 * 1024,
-  /** Open watch sockets in one process; more are closed at once with 1013 (try again later). */
+  /** How long a client may stay that far behind before its socket is closed (1008). */
+  slowReaderMs: 30_000,
+  /** A ping every this often; a client that did not answer the last one is cut off. */
+  heartbeatMs: 30_000,
+  /** Open watch sockets in one process, and of one key; more are closed at once with 1013 (try again later). */
   maxSockets: 256,
+  maxSocketsPerKey: 32,
 } as const;
 
 let openSockets = 0;
+const socketsOfKey = new Map<string, number>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once the socket's send buffer is below the limit, or it closed (false). */
+/**
+ * Resolves once the socket's send buffer is below the limit (true), or false when it closed or its client stayed too
+ * far behind for too long (then it is closed here: a client that stops reading holds nothing for long).
+ */
 async function drained(socket: WebSocket): Promise<boolean> {
-  while (socket.readyState === socket.OPEN && socket.bufferedAmount > WATCH_LIMITS.maxBufferedBytes) await sleep(50);
+  const giveUpAt = Date.now() + WATCH_LIMITS.slowReaderMs;
+  while (socket.readyState === socket.OPEN && socket.bufferedAmount > WATCH_LIMITS.maxBufferedBytes) {
+    if (Date.now() > giveUpAt) {
+      closeWith(socket, 1008, { type: 'error', error: 'The client read too slowly; poll the status instead' });
+      socket.terminate();
+      return false;
+    }
+    await sleep(50);
+  }
   return socket.readyState === socket.OPEN;
 }
 
@@ -41,18 +60,45 @@ export async function watchJob(
   request: FastifyRequest,
   deps: { reader: FrontierJobReader; ownerId: string; id: string; baseUrl: string },
 ): Promise<void> {
-  if (openSockets >= WATCH_LIMITS.maxSockets) {
-    closeWith(socket, 1013, { type: 'error', error: 'Too many watchers on this server; poll the status instead' });
+  const { reader, ownerId, id, baseUrl } = deps;
+  if (openSockets >= WATCH_LIMITS.maxSockets || (socketsOfKey.get(ownerId) ?? 0) >= WATCH_LIMITS.maxSocketsPerKey) {
+    closeWith(socket, 1013, { type: 'error', error: 'Too many watchers open; poll the status instead' });
     return;
   }
   openSockets++;
+  socketsOfKey.set(ownerId, (socketsOfKey.get(ownerId) ?? 0) + 1);
+  let released = false;
+  // The slot is given back as soon as the socket closes, not when the loop below next looks.
+  const release = () => {
+    if (released) return;
+    released = true;
+    openSockets--;
+    const left = (socketsOfKey.get(ownerId) ?? 1) - 1;
+    if (left > 0) socketsOfKey.set(ownerId, left);
+    else socketsOfKey.delete(ownerId);
+    clearInterval(heartbeat);
+  };
   let closed = false;
+  // A peer that vanished without a close (a cable pulled, a NAT dropped) stops answering pings: cut it off.
+  let alive = true;
+  socket.on('pong', () => {
+    alive = true;
+  });
+  const heartbeat = setInterval(() => {
+    if (!alive) {
+      socket.terminate();
+      return;
+    }
+    alive = false;
+    socket.ping();
+  }, WATCH_LIMITS.heartbeatMs);
+  heartbeat.unref();
   socket.on('close', () => {
     closed = true;
+    release();
   });
   // Messages from the client mean nothing here; a client that sends a lot is not buffered (ws's maxPayload bounds it).
   socket.on('message', () => undefined);
-  const { reader, ownerId, id, baseUrl } = deps;
   const page = async (skip: number) => reader.results(ownerId, id, skip, baseUrl);
   const send = async (message: unknown): Promise<boolean> => {
     if (!(await drained(socket))) return false;
@@ -60,19 +106,30 @@ export async function watchJob(
     return true;
   };
   try {
-    // Catchup: the documents so far, up to the cap.
+    // Catchup: the documents so far, up to the caps (count and characters); the rest follow one message each.
     const catchup: Array<Record<string, unknown>> = [];
+    let chars = 0;
+    let full = false;
     let first = await page(0);
     let sent = 0;
     for (;;) {
-      catchup.push(...first.data.map((item) => ({ ...toFirecrawlDocument(item, baseUrl, id) })));
-      sent += first.data.length;
-      if (first.next === undefined || catchup.length >= WATCH_LIMITS.catchupDocuments) break;
+      for (const item of first.data) {
+        const doc = { ...toFirecrawlDocument(item, baseUrl, id) };
+        const size = JSON.stringify(doc).length;
+        if (catchup.length >= WATCH_LIMITS.catchupDocuments || chars + size > WATCH_LIMITS.catchupChars) {
+          full = true;
+          break;
+        }
+        catchup.push(doc);
+        chars += size;
+        sent++;
+      }
+      if (full || first.next === undefined) break;
       first = await page(sent);
     }
     const status = await reader.status(ownerId, id);
     const ended = firecrawlStatus(first.status) !== 'scraping';
-    const complete = ended && first.next === undefined;
+    const complete = ended && !full && first.next === undefined;
     if (
       !(await send({
         type: 'catchup',
@@ -115,6 +172,6 @@ export async function watchJob(
     request.log.warn({ err: { message: (error as Error).message }, job: id }, 'watch failed');
     closeWith(socket, 1011, { type: 'error', error: 'The job could not be read; poll its status instead' });
   } finally {
-    openSockets--;
+    release();
   }
 }

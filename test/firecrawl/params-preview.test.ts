@@ -37,3 +37,12 @@ it('finds nothing it does not know, caps numbers at the limits, and escapes path
   const long = `${'only '.repeat(50_000)}/x`;
   assert.deepEqual(previewCrawlOptions(long), {});
 });
+
+it('suggests only rules a crawl accepts: no empty path, at most 100 rules, none too long', () => {
+  assert.deepEqual(previewCrawlOptions('only crawl // pages'), {});
+  const many = Array.from({ length: 300 }, (_, i) => `/p${i}`).join(' ');
+  const options = previewCrawlOptions(`only ${many}`);
+  assert.equal(options.includePaths?.length, 100);
+  const long = previewCrawlOptions(`only /${'a'.repeat(3000)}`);
+  assert.equal(long.includePaths, undefined);
+});

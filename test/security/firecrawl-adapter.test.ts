@@ -110,6 +110,31 @@ describe('the WebSocket watch of /v2', () => {
     assert.deepEqual(JSON.parse(reason), { type: 'error', error: 'Job not found' });
   });
 
+  it('serves at most 32 watch sockets to one key: the next closes with 1013 at once', async () => {
+    const slow = await startCrawlSite(treeSitePages(15, 1000));
+    try {
+      const res = await t.request('POST', '/v2/crawl', { body: { url: `${slow.url}/`, limit: 15 } });
+      const id = String(res.json().id);
+      const open = async () => {
+        const ws = new WebSocket(`${wsBase}/v2/crawl/${id}`, TEST_KEY);
+        const first = await new Promise<{ type: string } | { code: number }>((resolve) => {
+          ws.once('message', (data) => resolve(JSON.parse(data.toString()) as { type: string }));
+          ws.once('close', (code) => resolve({ code }));
+        });
+        return { ws, first };
+      };
+      const sockets = [];
+      for (let i = 0; i < 32; i++) sockets.push(await open());
+      assert.ok(sockets.every((s) => 'type' in s.first && s.first.type === 'catchup'));
+      const extra = await open();
+      assert.deepEqual(extra.first, { code: 1013 });
+      for (const s of sockets) s.ws.terminate();
+      await t.request('DELETE', `/v2/crawl/${id}`);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('closes a socket whose client sends a message over 64 KiB (1009), and streams to a well-behaved one', async () => {
     const id = await startCrawl();
     const noisy = new WebSocket(`${wsBase}/v2/crawl/${id}`, TEST_KEY);
@@ -137,5 +162,71 @@ describe('the WebSocket watch of /v2', () => {
     assert.deepEqual(JSON.parse(reason), { type: 'done' });
     assert.equal(types[0], 'catchup');
     assert.equal(urls.size, 7, 'every page of the crawl, once the socket closed');
+  });
+});
+
+describe('odd but well-formed input through /v2 is a 4xx, never a 500 (review of 2026-11-27)', () => {
+  let t: TestApp;
+  let site: CrawlSite;
+  before(async () => {
+    site = await startCrawlSite({ '/': { title: 'Home' } });
+    t = await startTestApp();
+  });
+  after(async () => {
+    await t.close();
+    await site.close();
+  });
+
+  it('refuses format objects whose fields have the wrong types', async () => {
+    for (const format of [
+      { type: 'json', prompt: 5 },
+      { type: 'changeTracking', modes: ['json'], prompt: 5 },
+      { type: 'changeTracking', modes: 'jsonx' },
+      { type: 'changeTracking', tag: {} },
+      { type: 'screenshot', fullPage: 'yes' },
+    ]) {
+      const res = await t.request('POST', '/v2/scrape', {
+        body: { url: `${site.url}/`, formats: ['markdown', format] },
+      });
+      assert.equal(res.statusCode, 400, `${JSON.stringify(format)}: ${res.body}`);
+      assert.equal(res.json().code, 'BAD_REQUEST');
+    }
+  });
+
+  it('refuses search tbs and monitor schedule text that name inherited properties', async () => {
+    for (const tbs of ['constructor', '__proto__', 'hasOwnProperty']) {
+      const res = await t.request('POST', '/v2/search', { body: { query: 'x', tbs } });
+      assert.equal(res.statusCode, 400, `${tbs}: ${res.body}`);
+    }
+    for (const text of ['constructor', '__proto__ at 9', 'every day at 9 at 10', 'toString']) {
+      const res = await t.request('POST', '/v2/monitor', {
+        body: { name: 'm', schedule: { text }, targets: [{ type: 'scrape', urls: [`${site.url}/`] }] },
+      });
+      assert.equal(res.statusCode, 400, `${text}: ${res.body}`);
+      assert.deepEqual(res.json().details[0].path, ['schedule', 'text']);
+    }
+  });
+
+  it('refuses a monitor whose formats hold null, and a truncated multipart upload', async () => {
+    const monitor = await t.request('POST', '/v2/monitor', {
+      body: {
+        name: 'm',
+        schedule: { cron: '0 6 * * *' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/`], scrapeOptions: { formats: [null] } }],
+      },
+    });
+    assert.ok(monitor.statusCode < 500, monitor.body);
+    const boundary = 'xyzzy';
+    const truncated = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<p>cut`;
+    const parse = await t.app.server.inject({
+      method: 'POST',
+      url: '/v2/parse',
+      headers: {
+        authorization: 'Bearer test-key-0123456789',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: truncated,
+    });
+    assert.equal(parse.statusCode, 400, parse.body);
   });
 });

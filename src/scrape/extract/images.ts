@@ -19,8 +19,10 @@ export function extractImages(page: Page, base: string | undefined): string[] {
   for (const el of parsedTags(page, 'img')) {
     if (out.length >= MAX_IMAGES) break;
     if (!inPageBody(el, page)) continue;
-    const raw = getAttr(el, 'src') || getAttr(el, 'data-src') || firstCandidate(getAttr(el, 'srcset'));
-    if (raw) addPageUrl(raw, base, seen, out);
+    // The first source that is a real address: a lazy-loading page puts a data: placeholder in src.
+    for (const raw of [getAttr(el, 'src'), getAttr(el, 'data-src'), firstCandidate(getAttr(el, 'srcset'))]) {
+      if (raw && !/^\s*data:/i.test(raw) && addPageUrl(raw, base, seen, out)) break;
+    }
   }
   return out;
 }

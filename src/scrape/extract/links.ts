@@ -11,15 +11,19 @@ export function inPageBody(el: Element, page: Page): boolean {
   return false;
 }
 
-/** Adds `raw` to `out` made absolute against `base`, without its fragment, when it is http(s) and not seen yet. */
-export function addPageUrl(raw: string | null, base: string | undefined, seen: Set<string>, out: string[]): void {
+/**
+ * Adds `raw` to `out` made absolute against `base`, without its fragment, when it is http(s) and not seen yet. True
+ * when `raw` is an http(s) address (added now or before).
+ */
+export function addPageUrl(raw: string | null, base: string | undefined, seen: Set<string>, out: string[]): boolean {
   const abs = toAbsoluteUrl(raw, base);
-  if (!abs || !(abs.startsWith('http://') || abs.startsWith('https://'))) return;
+  if (!abs || !(abs.startsWith('http://') || abs.startsWith('https://'))) return false;
   const hash = abs.indexOf('#');
   const url = hash === -1 ? abs : abs.slice(0, hash);
-  if (seen.has(url)) return;
+  if (seen.has(url)) return true;
   seen.add(url);
   out.push(url);
+  return true;
 }
 
 export function extractLinks(page: Page, base: string | undefined): string[] {

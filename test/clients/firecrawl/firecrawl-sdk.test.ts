@@ -197,8 +197,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
 
     it("changeTracking: new, same, changed with a diff, per key and tag; json mode's fields; removed on a 404", async () => {
+      // No maxAge: changeTracking fetches the page itself rather than compare a cached copy.
       const tracked = (formats: unknown[], key = client) =>
-        key.scrape(`${site.url}/tracked`, { formats: formats as never, maxAge: 0 });
+        key.scrape(`${site.url}/tracked`, { formats: formats as never });
       const gitDiff = ['markdown', { type: 'changeTracking', modes: ['git-diff'] }];
       const first = await tracked(gitDiff);
       const firstTracking = first.changeTracking as Record<string, unknown>;
@@ -243,6 +244,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const after = (await tracked(jsonMode)).changeTracking as { changeStatus: string; json: unknown };
       assert.equal(after.changeStatus, 'changed');
       assert.deepEqual(after.json, { price: { previous: 10, current: 12.5 } });
+      // A page where the fields cannot be read is not a change of them: the next read compares with the last good one.
+      site.pages.set('/tracked', { title: 'Tracked', contentType: 'text/plain', body: 'down for maintenance' });
+      await tracked(jsonMode);
+      product('12.50');
+      const back = (await tracked(jsonMode)).changeTracking as { changeStatus: string; json?: unknown };
+      assert.equal(back.json, undefined, JSON.stringify(back));
 
       site.pages.set('/tracked', { status: 404, title: 'Gone now' });
       const removed = (await tracked(gitDiff)).changeTracking as { changeStatus: string };

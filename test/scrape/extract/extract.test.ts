@@ -410,3 +410,9 @@ test('images: whole page, img src else data-src else the first srcset URL, absol
   ]);
   assert.equal(result.markdown, undefined);
 });
+
+test('images: a data: placeholder in src gives way to the lazy-loading data-src or srcset', () => {
+  const html = `<html><body><img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg"><img src="data:," srcset="/set.png 1x"></body></html>`;
+  const result = extractPage({ html, url: 'http://site.test/', onlyMainContent: false, formats: ['images'] });
+  assert.deepEqual(result.images, ['http://site.test/real.jpg', 'http://site.test/set.png']);
+});
