@@ -133,10 +133,6 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
     { schema: { tags, summary: "List a site's URLs (Firecrawl v2)", body: v2MapRequestSchema } },
     async (request, reply) => {
       const body = request.body;
-      if (body.sitemap === 'only')
-        throw refusalError([
-          { field: 'sitemap', message: `sitemap 'only' ${NOT_HERE}; 'include' reads sitemaps and the start page` },
-        ]);
       const signal = hangUpSignal(reply);
       const limit = body.limit ?? MAP_LIMITS.defaultLimit;
       const result = await inV2Words(
@@ -158,6 +154,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               ...(body.timeout !== undefined ? { timeout: body.timeout } : {}),
             },
             signal,
+            { sitemapOnly: body.sitemap === 'only' },
           ),
       );
       const include = compileRegexRules(body.includePaths ?? [], body.regexOnFullURL === true);

@@ -38,7 +38,7 @@ export interface MapServiceDeps {
 /** What each source gave, beside the links (the answer's `sources`). */
 export interface MapSources {
   sitemaps: SitemapStats | { skipped: 'ignore_sitemap' };
-  start_page: { status_code: number; urls: number } | { error: PageFailure };
+  start_page: { status_code: number; urls: number } | { error: PageFailure } | { skipped: 'sitemap_only' };
   index?: { urls: number };
 }
 
@@ -53,7 +53,16 @@ type StartPage = { page: PageResult } | { failure: PageFailure };
 export class MapService {
   constructor(private readonly deps: MapServiceDeps) {}
 
-  async map(ownerId: string, request: MapRequest, signal?: AbortSignal): Promise<MapSuccess> {
+  /**
+   * `mode.sitemapOnly`: only the sitemaps' URLs (Firecrawl's `sitemap: "only"`): the start page is not fetched and the
+   * index not read; an empty map is then an answer, not a failure.
+   */
+  async map(
+    ownerId: string,
+    request: MapRequest,
+    signal?: AbortSignal,
+    mode: { sitemapOnly?: boolean } = {},
+  ): Promise<MapSuccess> {
     const { db, clock } = this.deps;
     const start = normalizeUrl(request.url);
     if (start === undefined)
@@ -84,7 +93,7 @@ export class MapService {
 
     let result: MapSuccess;
     try {
-      result = await this.collect(ownerId, jobId, start, request, limit, Date.now() + timeoutMs, signal);
+      result = await this.collect(ownerId, jobId, start, request, limit, Date.now() + timeoutMs, signal, mode);
     } catch (error) {
       const failure = error instanceof MapFailed ? error.failure : classifyPageError(error);
       const storeFailure = error instanceof MapFailed ? undefined : classifyStoreError(error);
@@ -130,6 +139,7 @@ export class MapService {
     limit: number,
     deadline: number,
     signal: AbortSignal | undefined,
+    mode: { sitemapOnly?: boolean },
   ): Promise<MapSuccess> {
     const { pipeline } = this.deps;
     const blocked = await blockedTarget(start, this.deps.targets);
@@ -146,7 +156,9 @@ export class MapService {
     });
 
     // The start page is fetched while the sitemaps are read; its links are added after theirs.
-    const startPage = this.startPage(start, request, deadline, signal, { ownerId, jobId });
+    const startPage: Promise<StartPage | undefined> = mode.sitemapOnly
+      ? Promise.resolve(undefined)
+      : this.startPage(start, request, deadline, signal, { ownerId, jobId });
     // Awaited below, after the sitemaps; a fault of ours in it must not count as unhandled meanwhile.
     startPage.catch(() => undefined);
     let sitemaps: MapSources['sitemaps'] = { skipped: 'ignore_sitemap' };
@@ -171,7 +183,9 @@ export class MapService {
 
     const fromStart = await startPage;
     let startSource: MapSources['start_page'];
-    if ('page' in fromStart) {
+    if (fromStart === undefined) {
+      startSource = { skipped: 'sitemap_only' };
+    } else if ('page' in fromStart) {
       const { page } = fromStart;
       const before = collector.size;
       const self = page.metadata.status_code < 400 ? collector.inScope(page.metadata.final_url) : undefined;
@@ -193,7 +207,7 @@ export class MapService {
     }
 
     let index: MapSources['index'];
-    if (request.use_index === true) {
+    if (request.use_index === true && !mode.sitemapOnly) {
       const before = collector.size;
       if (!collector.full) {
         const urls = await this.deps.indexUrls(
@@ -211,7 +225,8 @@ export class MapService {
     }
 
     // Nothing from anywhere, and the start page itself failed: the map fails as a scrape of it would.
-    if ('failure' in fromStart && collector.size === 0) throw new MapFailed(fromStart.failure);
+    if (fromStart !== undefined && 'failure' in fromStart && collector.size === 0)
+      throw new MapFailed(fromStart.failure);
     return {
       job_id: jobId,
       links: collector.links(),

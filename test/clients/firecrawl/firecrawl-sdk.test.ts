@@ -14,6 +14,7 @@ import Firecrawl, {
 } from '@mendable/firecrawl-js';
 import { type CrawlSite, type FixturePage, startCrawlSite, treeSitePages } from '../../fixtures/crawl-site.js';
 import { type SearxngStandin, startSearxngStandin } from '../../fixtures/searxng-standin.js';
+import { html, startMapSite, urlset, xml } from '../../fixtures/map-site.js';
 import { type TestApp, TEST_KEY, OTHER_KEY, startTestApp } from '../../helpers/test-app.js';
 import { refusedPort } from '../../helpers/ports.js';
 
@@ -539,6 +540,28 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const ranked = await client.map(`${site.url}/`, { search: 'blog', limit: 2 });
       assert.equal(ranked.links.length, 2);
       assert.equal(ranked.links[0]?.url, `${site.url}/blog/x`);
+    });
+
+    it("map with sitemap 'only': the sitemaps' URLs alone, the start page not even fetched", async () => {
+      const mapSite = await startMapSite({
+        '/robots.txt': (m) => ({ contentType: 'text/plain', body: `User-agent: *\nSitemap: ${m.url}/sitemap.xml\n` }),
+        '/sitemap.xml': (m) => xml(urlset([`${m.url}/a`, `${m.url}/b`])),
+        '/': (m) => html('Start', [`${m.url}/c`]),
+      });
+      try {
+        const only = await client.map(`${mapSite.url}/`, { sitemap: 'only' });
+        assert.deepEqual(only.links.map((l) => l.url).sort(), [`${mapSite.url}/a`, `${mapSite.url}/b`]);
+        assert.equal(mapSite.hits.get('/'), undefined, 'the start page was not fetched');
+        const all = await client.map(`${mapSite.url}/`, { sitemap: 'include' });
+        assert.deepEqual(all.links.map((l) => l.url).sort(), [
+          `${mapSite.url}/`,
+          `${mapSite.url}/a`,
+          `${mapSite.url}/b`,
+          `${mapSite.url}/c`,
+        ]);
+      } finally {
+        await mapSite.close();
+      }
     });
 
     it('search: web results in rank order with position; scrapeOptions scrape them; excludeDomains', async () => {
