@@ -123,6 +123,10 @@ export class BatchService {
     return this.jobs.results(ownerId, id, skip, baseUrl);
   }
 
+  statusAndResults(ownerId: string, id: string, skip: number, baseUrl: string) {
+    return this.jobs.statusAndResults(ownerId, id, skip, baseUrl);
+  }
+
   failures(ownerId: string, id: string, max: number) {
     return this.jobs.failures(ownerId, id, max);
   }

@@ -7,6 +7,9 @@ import type { CrawlJob, CrawlStore, FrontierKind } from './store.js';
 
 export const RESULTS_PAGE_SIZE = 100;
 
+/** The error saved with a crawl's page that robots.txt disallows (its seed; disallowed links are never visited). */
+export const ROBOTS_DISALLOWED_ERROR = 'Disallowed by robots.txt';
+
 export interface FrontierJobStatus {
   job_id: string;
   status: string;
@@ -35,6 +38,12 @@ export interface FrontierJobsOptions {
   resultsCountFailed: boolean;
 }
 
+/** The request a job was created with, as stored with it. */
+function requestOfJob(job: CrawlJob): Record<string, unknown> {
+  const { request } = JSON.parse(job.options) as { request?: Record<string, unknown> };
+  return request ?? {};
+}
+
 /** The template a job's stored options name, as its status shows it. */
 function templateOfJob(job: CrawlJob): { template?: { template_id: string; version: number } } {
   const { resolved } = JSON.parse(job.options) as { resolved?: { template?: { id: string; version: number } } };
@@ -54,7 +63,20 @@ export class FrontierJobs {
   }
 
   async status(ownerId: string, id: string): Promise<FrontierJobStatus> {
+    return this.statusOf(await this.job(ownerId, id));
+  }
+
+  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
+    return this.resultsOf(await this.job(ownerId, id), skip, baseUrl);
+  }
+
+  /** The status and a results page read from one look at the job (Firecrawl's status pages show both). */
+  async statusAndResults(ownerId: string, id: string, skip: number, baseUrl: string) {
     const job = await this.job(ownerId, id);
+    return { status: this.statusOf(job), results: await this.resultsOf(job, skip, baseUrl) };
+  }
+
+  private statusOf(job: CrawlJob): FrontierJobStatus {
     return {
       job_id: job.id,
       status: job.status,
@@ -71,8 +93,8 @@ export class FrontierJobs {
     };
   }
 
-  async results(ownerId: string, id: string, skip: number, baseUrl: string) {
-    const job = await this.job(ownerId, id);
+  private async resultsOf(job: CrawlJob, skip: number, baseUrl: string) {
+    const id = job.id;
     const data = await this.o.store.results(id, skip, RESULTS_PAGE_SIZE);
     const nextSkip = skip + data.length;
     // `completed` counts saved results (written in the same transaction), so it says whether more exist now.
@@ -99,18 +121,13 @@ export class FrontierJobs {
 
   /** The request a job was created with (as stored), after the same ownership and expiry check as its status. */
   async request(ownerId: string, id: string): Promise<Record<string, unknown>> {
-    const job = await this.job(ownerId, id);
-    const { request } = JSON.parse(job.options) as { request?: Record<string, unknown> };
-    return request ?? {};
+    return requestOfJob(await this.job(ownerId, id));
   }
 
   /** The owner's running jobs of this kind (at most `max`), with the request each was created with. */
   async running(ownerId: string, max: number) {
     const jobs = await this.o.store.running(ownerId, this.o.kind, this.o.clock().toISOString(), max);
-    return jobs.map((job) => {
-      const { request } = JSON.parse(job.options) as { request?: Record<string, unknown> };
-      return { id: job.id, url: job.url, created_at: job.created_at, request: request ?? {} };
-    });
+    return jobs.map((job) => ({ id: job.id, url: job.url, created_at: job.created_at, request: requestOfJob(job) }));
   }
 
   async cancel(ownerId: string, id: string): Promise<{ job_id: string; status: 'cancelled' }> {

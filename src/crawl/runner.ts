@@ -23,6 +23,7 @@ import type { RobotsCache } from './robots-cache.js';
 import type { CrawlOptions, PageJobOptions } from './schema.js';
 import { createScope, normalizeUrl, type Scope } from './scope/index.js';
 import type { ClaimedPage, CrawlStore, PageOutcome } from './store.js';
+import { ROBOTS_DISALLOWED_ERROR } from './frontier-jobs.js';
 
 export interface CrawlRunnerOptions {
   store: CrawlStore;
@@ -369,7 +370,7 @@ export class CrawlRunner {
         // An unreachable robots.txt disallows everything: the failure names why it could not be had.
         const failed = rules.unavailable
           ? { error: rules.unavailable.message, code: rules.unavailable.code }
-          : { error: 'Disallowed by robots.txt', code: 'ROBOTS_DISALLOWED' };
+          : { error: ROBOTS_DISALLOWED_ERROR, code: 'ROBOTS_DISALLOWED' };
         await this.whileStoreFails(() => this.o.store.finishPage({ ...base, now: this.now(), failed }));
         return;
       }

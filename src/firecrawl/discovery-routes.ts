@@ -8,7 +8,7 @@ import { requestBaseUrl } from '../http/base-url.js';
 import { MAP_LIMITS } from '../map/schema.js';
 import type { MapService } from '../map/service.js';
 import { httpUrl, MAX_TIMEOUT_MS } from '../scrape/schema.js';
-import { SEARCH_LIMITS, type SearchRequest } from '../search/schema.js';
+import { LANGUAGE_TAG, SEARCH_LIMITS, type SearchRequest } from '../search/schema.js';
 import type { SearchResultItem, SearchService } from '../search/service.js';
 import { regexRules } from './crawl-request.js';
 import { toFirecrawlDocument } from './document.js';
@@ -228,7 +228,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               query: body.query,
               limit,
               sources: source,
-              ...(lang !== undefined && /^(?:all|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3})$/.test(lang) ? { lang } : {}),
+              ...(lang !== undefined && LANGUAGE_TAG.test(lang) ? { lang } : {}),
               ...(country !== undefined ? { country } : {}),
               ...(body.tbs !== undefined ? { timeRange: TBS_RANGES[body.tbs] } : {}),
               ...(scrape ? { scrape_options: scrape.page } : {}),

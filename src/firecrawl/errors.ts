@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidInputError, type ValidationIssue } from '../domain/errors.js';
 import { answerFor, unmatchedRoute } from '../http/error-handler.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, isUuid } from '../http/errors.js';
 import type { RouteTable } from '../http/route-table.js';
 import { renameField } from './scrape-options.js';
 
@@ -77,6 +77,16 @@ export async function inV2Words<T>(renames: ReadonlyArray<[string, string]>, wor
 /** A 400 naming the v2 fields whose values have no equivalent here. */
 export function refusalError(refusals: ReadonlyArray<{ field: string; message: string }>): InvalidInputError {
   return new InvalidInputError(refusals.map((r) => ({ field: r.field, message: r.message, code: 'custom' })));
+}
+
+/** A path id as stored (lower case), or Firecrawl's 400 for anything but a UUID ("Invalid job ID format. …"). */
+export function firecrawlIdParam(value: string, thing: 'job' | 'monitor' | 'check'): string {
+  if (isUuid(value)) return value.toLowerCase();
+  const label = thing.charAt(0).toUpperCase() + thing.slice(1);
+  throw new ApiError(400, {
+    error: 'Bad request',
+    message: `Invalid ${thing} ID format. ${label} ID must be a valid UUID.`,
+  });
 }
 
 /** The answer to a Firecrawl feature this server does not offer: 501, named, with where to read why. */

@@ -8,12 +8,12 @@ import { normalizeUrl } from '../crawl/scope/index.js';
 import type { CrawlService } from '../crawl/service.js';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
-import { ApiError, isUuid } from '../http/errors.js';
+import { isUuid } from '../http/errors.js';
 import { httpUrl } from '../scrape/schema.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { mapCrawlRequest, type V2CrawlRequest, v2CrawlRequestSchema } from './crawl-request.js';
 import { toFirecrawlDocument } from './document.js';
-import { inV2Words, refusalError } from './errors.js';
+import { firecrawlIdParam, inV2Words, refusalError } from './errors.js';
 import { errorsOf, firecrawlStatus, type FrontierJobReader, statusPage } from './job-views.js';
 import { watchJob } from './watch.js';
 import { hangUpSignal } from './hang-up.js';
@@ -47,12 +47,8 @@ export const v2BatchRequestSchema = z
   .meta({ id: 'FirecrawlBatchScrapeRequest' });
 type V2BatchRequest = z.infer<typeof v2BatchRequestSchema>;
 
-/** A job id from the path: Firecrawl's 400 for anything but a UUID. */
 function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string {
-  const id = request.params.jobId;
-  if (!isUuid(id))
-    throw new ApiError(400, { error: 'Bad request', message: 'Invalid job ID format. Job ID must be a valid UUID.' });
-  return id.toLowerCase();
+  return firecrawlIdParam(request.params.jobId, 'job');
 }
 
 /** Scrape options of a v2 body: every field but those of the request itself. */
@@ -268,7 +264,7 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
       const owner = ownerOf(request);
       const id = jobIdOf(request);
       const base = requestBaseUrl(request, publicUrl);
-      const [page, status] = await Promise.all([batch.results(owner, id, 0, base), batch.status(owner, id)]);
+      const { status, results: page } = await batch.statusAndResults(owner, id, 0, base);
       const state = firecrawlStatus(page.status);
       const common = { success: true, id, expiresAt: status.expires_at, creditsUsed: page.credits_used };
       if (state === 'scraping') return { ...common, status: 'processing' };

@@ -1,31 +1,32 @@
 // How a job on the crawl's frontier (a crawl, a batch scrape) reads through /v2: Firecrawl's status page with its
 // documents and `next`, its errors, its cancel answer. Over the same services /v1 reads (docs/firecrawl.md).
-import { RESULTS_PAGE_SIZE } from '../crawl/frontier-jobs.js';
+import { RESULTS_PAGE_SIZE, ROBOTS_DISALLOWED_ERROR } from '../crawl/frontier-jobs.js';
 import { toFirecrawlDocument } from './document.js';
+
+/** A results page of a job, as the crawl and batch services give it. */
+interface ResultsPage {
+  status: string;
+  total: number;
+  completed: number;
+  credits_used: number;
+  next?: string;
+  data: Array<Record<string, unknown>>;
+}
 
 /** What a /v2 view needs of the crawl and batch services (both have these). */
 export interface FrontierJobReader {
-  results(
+  results(ownerId: string, id: string, skip: number, baseUrl: string): Promise<ResultsPage>;
+  statusAndResults(
     ownerId: string,
     id: string,
     skip: number,
     baseUrl: string,
-  ): Promise<{
-    status: string;
-    total: number;
-    completed: number;
-    credits_used: number;
-    next?: string;
-    data: Array<Record<string, unknown>>;
-  }>;
-  status(ownerId: string, id: string): Promise<{ expires_at: string; error?: { code: string; message: string } }>;
+  ): Promise<{ status: { expires_at: string; error?: { code: string; message: string } }; results: ResultsPage }>;
   failures(ownerId: string, id: string, max: number): Promise<Array<{ id: number; url: string; error: string | null }>>;
 }
 
 /** Failed pages listed by GET …/errors at most (the rest are counted in the status). */
 export const MAX_ERRORS_LISTED = 1000;
-
-const ROBOTS_ERROR = 'Disallowed by robots.txt';
 
 /** This service's job states in Firecrawl's words: a running job is `scraping`. */
 export function firecrawlStatus(status: string): 'scraping' | 'completed' | 'failed' | 'cancelled' {
@@ -41,7 +42,7 @@ export async function statusPage(
   baseUrl: string,
   path: string,
 ): Promise<Record<string, unknown>> {
-  const [page, status] = await Promise.all([reader.results(ownerId, id, skip, baseUrl), reader.status(ownerId, id)]);
+  const { status, results: page } = await reader.statusAndResults(ownerId, id, skip, baseUrl);
   const more = page.next !== undefined;
   return {
     success: true,
@@ -62,9 +63,9 @@ export async function errorsOf(reader: FrontierJobReader, ownerId: string, id: s
   return {
     success: true,
     errors: failed
-      .filter((page) => page.error !== ROBOTS_ERROR)
+      .filter((page) => page.error !== ROBOTS_DISALLOWED_ERROR)
       .map((page) => ({ id: `${id}:${page.id}`, url: page.url, error: page.error ?? 'The page failed' })),
-    robotsBlocked: failed.filter((page) => page.error === ROBOTS_ERROR).map((page) => page.url),
+    robotsBlocked: failed.filter((page) => page.error === ROBOTS_DISALLOWED_ERROR).map((page) => page.url),
   };
 }
 

@@ -6,15 +6,14 @@ import { z } from 'zod';
 import { InvalidInputError } from '../domain/errors.js';
 import { toValidationIssues } from '../domain/zod-issues.js';
 import { ownerOf } from '../http/auth.js';
-import { ApiError, isUuid } from '../http/errors.js';
 import { parseOrThrow } from '../http/validation.js';
 import { type CreateMonitorBody, createMonitorSchema, updateMonitorSchema } from '../monitors/schema.js';
 import type { MonitorService } from '../monitors/service.js';
 import type { CheckRow, ChangeRow, SnapshotRow } from '../monitors/store.js';
 import { httpUrl } from '../scrape/schema.js';
-import { inV2Words, refusalError } from './errors.js';
+import { firecrawlIdParam, inV2Words, refusalError } from './errors.js';
 import { cronOfScheduleText } from './schedule-text.js';
-import type { Refusal } from './scrape-options.js';
+import { type Refusal, renameField } from './scrape-options.js';
 
 const tags = ['firecrawl'];
 const NOT_HERE = 'is not offered by this server (docs/firecrawl.md lists what is)';
@@ -276,13 +275,7 @@ function firecrawlCheckPage(monitorId: string, c: CheckRow, snapshot?: SnapshotR
 }
 
 function monitorIdOf(request: FastifyRequest<{ Params: { monitorId: string } }>): string {
-  const id = request.params.monitorId;
-  if (!isUuid(id))
-    throw new ApiError(400, {
-      error: 'Bad request',
-      message: 'Invalid monitor ID format. Monitor ID must be a valid UUID.',
-    });
-  return id.toLowerCase();
+  return firecrawlIdParam(request.params.monitorId, 'monitor');
 }
 
 const pageQuery = z.looseObject({
@@ -414,13 +407,8 @@ export function registerMonitorRoutes(app: FastifyInstance, monitors: MonitorSer
     { schema: { tags, summary: 'A check with its page (Firecrawl v2)' } },
     async (request) => {
       const id = monitorIdOf(request);
-      const checkId = request.params.checkId;
-      if (!isUuid(checkId))
-        throw new ApiError(400, {
-          error: 'Bad request',
-          message: 'Invalid check ID format. Check ID must be a valid UUID.',
-        });
-      const { check, snapshot, change } = await monitors.checkRecords(ownerOf(request), id, checkId.toLowerCase());
+      const checkId = firecrawlIdParam(request.params.checkId, 'check');
+      const { check, snapshot, change } = await monitors.checkRecords(ownerOf(request), id, checkId);
       const page =
         check.state === 'completed' || check.state === 'failed'
           ? [firecrawlCheckPage(id, check, snapshot, change)]
@@ -434,13 +422,7 @@ export function registerMonitorRoutes(app: FastifyInstance, monitors: MonitorSer
 function parseOrThrowIn<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new InvalidInputError(toValidationIssues(result.error.issues).map((i) => ({ ...i, field: rename(i.field) })));
-}
-
-function rename(field: string): string {
-  for (const [from, to] of RENAMES) {
-    if (field === from) return to;
-    if (field.startsWith(`${from}.`)) return `${to}${field.slice(from.length)}`;
-  }
-  return field;
+  throw new InvalidInputError(
+    toValidationIssues(result.error.issues).map((i) => ({ ...i, field: renameField(i.field, RENAMES) })),
+  );
 }

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { NotFoundError } from '../domain/errors.js';
-import { toFirecrawlDocument } from './document.js';
+import { type FirecrawlDocument, toFirecrawlDocument } from './document.js';
 import { type FrontierJobReader, firecrawlStatus, RESULTS_PAGE_SIZE } from './job-views.js';
 
 export const WATCH_LIMITS = {
@@ -107,14 +107,15 @@ export async function watchJob(
   };
   try {
     // Catchup: the documents so far, up to the caps (count and characters); the rest follow one message each.
-    const catchup: Array<Record<string, unknown>> = [];
+    const catchup: FirecrawlDocument[] = [];
     let chars = 0;
     let full = false;
-    let first = await page(0);
+    const opening = await reader.statusAndResults(ownerId, id, 0, baseUrl);
+    let first = opening.results;
     let sent = 0;
     for (;;) {
       for (const item of first.data) {
-        const doc = { ...toFirecrawlDocument(item, baseUrl, id) };
+        const doc = toFirecrawlDocument(item, baseUrl, id);
         const size = JSON.stringify(doc).length;
         if (catchup.length >= WATCH_LIMITS.catchupDocuments || chars + size > WATCH_LIMITS.catchupChars) {
           full = true;
@@ -127,7 +128,6 @@ export async function watchJob(
       if (full || first.next === undefined) break;
       first = await page(sent);
     }
-    const status = await reader.status(ownerId, id);
     const ended = firecrawlStatus(first.status) !== 'scraping';
     const complete = ended && !full && first.next === undefined;
     if (
@@ -140,7 +140,7 @@ export async function watchJob(
           total: first.total,
           completed: first.completed,
           creditsUsed: first.credits_used,
-          expiresAt: status.expires_at,
+          expiresAt: opening.status.expires_at,
           data: catchup,
         },
       }))

@@ -21,10 +21,10 @@ import { registerOpenApi } from './openapi.js';
 import { RouteTable } from './route-table.js';
 import { zodValidatorCompiler } from './validation.js';
 
-/** How long and how many: the limits on what clients may hold of the server. */
-
 /** The largest message a WebSocket client may send (the watch ignores them; ws closes the socket with 1009 above). */
 export const WEBSOCKET_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** How long and how many: the limits on what clients may hold of the server. */
 export interface HttpLimits {
   /** Time to receive a whole request (head and body). Answering is not limited by it. */
   requestTimeoutMs: number;

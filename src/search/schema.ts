@@ -17,7 +17,7 @@ export const SEARCH_LIMITS = {
 export const ENGINE_NAMES = ['index', 'searxng', 'google', 'ac-engine'] as const;
 
 // A BCP 47 language tag as search engines take them (`en`, `pt-BR`, `zh-Hans-CN`), or `all`.
-const LANGUAGE_TAG = /^(?:all|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3})$/;
+export const LANGUAGE_TAG = /^(?:all|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3})$/;
 
 /** The options each result is scraped with: a scrape's page options and engine (AnyCrawl's scrape_options). */
 export const searchScrapeOptionsSchema = z.strictObject({
