@@ -33,6 +33,8 @@ export interface SessionProxy {
 export interface SessionOptions {
   userAgent: string;
   viewport: { width: number; height: number };
+  /** Phone emulation: `isMobile` and touch, at `deviceScaleFactor` (the viewport is given as well). */
+  mobile?: { deviceScaleFactor: number };
   proxy?: SessionProxy;
   /** Called for every request any frame of the session makes; the request waits for the answer. */
   onRequest(request: InterceptedRequest): Promise<RequestDecision>;
@@ -72,6 +74,14 @@ export interface DriverSession {
   /** `document.contentType`, for when no response was seen. */
   documentContentType(): Promise<string>;
   screenshot(fullPage: boolean): Promise<Buffer>;
+  /** Evaluates `expression` in the main frame (an awaited promise's value); the value must be JSON-serializable. */
+  evaluate(expression: string): Promise<unknown>;
+  /** Clicks the first element matching `selector` with the mouse (scrolling it into view); it must exist. */
+  click(selector: string, timeoutMs: number): Promise<void>;
+  /** Types `text` into the focused element, key by key. */
+  type(text: string): Promise<void>;
+  /** Presses and releases one key, named as in KeyboardEvent.key ('Enter', 'ArrowDown', 'a'). */
+  press(key: string): Promise<void>;
   /** Test hook: crashes the tab (CDP Page.crash). */
   crash(): Promise<void>;
   /** Closes the page and its context; safe to call twice. */

@@ -24,6 +24,8 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 
 /** Viewport of every context (and the size of a 'viewport' screenshot). */
 export const VIEWPORT = { width: 1280, height: 800 } as const;
+/** Viewport of a `mobile` render: a common phone's CSS size, at twice its pixel density, with touch. */
+export const MOBILE_VIEWPORT = { width: 390, height: 844, deviceScaleFactor: 2 } as const;
 
 /** Resource types that load only when a screenshot is asked for. */
 export const HEAVY_RESOURCE_TYPES: ReadonlySet<string> = new Set(['image', 'media', 'font']);

@@ -114,6 +114,27 @@ class PlaywrightSession implements DriverSession {
     return this.page.screenshot({ type: 'png', fullPage, timeout: 0 });
   }
 
+  async evaluate(expression: string): Promise<unknown> {
+    return this.page.evaluate<unknown>(expression);
+  }
+
+  async click(selector: string, timeoutMs: number): Promise<void> {
+    try {
+      await this.page.locator(selector).first().click({ timeout: timeoutMs });
+    } catch (err) {
+      if (err instanceof errors.TimeoutError) throw new DriverTimeoutError(err.message);
+      throw err;
+    }
+  }
+
+  async type(text: string): Promise<void> {
+    await this.page.keyboard.type(text);
+  }
+
+  async press(key: string): Promise<void> {
+    await this.page.keyboard.press(key);
+  }
+
   async crash(): Promise<void> {
     const crashed = new Promise<void>((resolve) => this.page.once('crash', () => resolve()));
     const cdp = await this.context.newCDPSession(this.page);
@@ -143,6 +164,9 @@ class PlaywrightBrowser implements DriverBrowser {
     const context = await this.browser.newContext({
       viewport: options.viewport,
       userAgent: options.userAgent,
+      ...(options.mobile
+        ? { isMobile: true, hasTouch: true, deviceScaleFactor: options.mobile.deviceScaleFactor }
+        : {}),
       // Service workers fetch outside context.route; a scrape does not need them.
       serviceWorkers: 'block',
       acceptDownloads: false,

@@ -6,7 +6,7 @@ import { checkProxyLiteral, type Resolver } from '../net/address-guard.js';
 import type { Driver, DriverBrowser, DriverSession, SessionProxy } from './driver.js';
 import { EGRESS_HEADER, EgressProxy, type EgressUpstream } from './egress-proxy.js';
 import { cleanMessage } from './errors.js';
-import { CHROMIUM_FLAGS, VIEWPORT } from './flags.js';
+import { CHROMIUM_FLAGS, MOBILE_VIEWPORT, VIEWPORT } from './flags.js';
 import { FifoLimiter } from './limiter.js';
 import { defaultDrivers } from './lazy-drivers.js';
 import { renderSteps, RenderRun } from './render.js';
@@ -246,7 +246,9 @@ export class ChromiumPool implements BrowserPool {
     try {
       const guard = new RequestGuard({
         allowPrivateAddresses: request.allowPrivateAddresses,
-        blockHeavyResources: request.screenshot === undefined,
+        // Images, media and fonts load only for what is looked at: a screenshot, or a screenshot action.
+        blockHeavyResources:
+          request.screenshot === undefined && !(request.actions ?? []).some((action) => action.type === 'screenshot'),
         ...(this.hooks.resolve ? { resolve: this.hooks.resolve } : {}),
       });
       const onCrash = (): void => {
@@ -336,7 +338,8 @@ export class ChromiumPool implements BrowserPool {
       // The binding object stays; a later render of the same key replaces what it holds.
       const session = await entry.browser!.newSession({
         userAgent: request.userAgent,
-        viewport: { ...VIEWPORT },
+        viewport: request.mobile ? { width: MOBILE_VIEWPORT.width, height: MOBILE_VIEWPORT.height } : { ...VIEWPORT },
+        ...(request.mobile ? { mobile: { deviceScaleFactor: MOBILE_VIEWPORT.deviceScaleFactor } } : {}),
         ...(sessionProxy ? { proxy: sessionProxy } : {}),
         onRequest: (r) => binding.guard.decide(r),
         onCrash: () => binding.onCrash(),
@@ -655,6 +658,7 @@ function reuseKey(request: RenderRequest): string | undefined {
     request.proxyAllowPrivate ?? null,
     request.allowPrivateAddresses,
     request.userAgent,
+    request.mobile === true,
   ]);
 }
 

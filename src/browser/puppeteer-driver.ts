@@ -7,6 +7,7 @@ import puppeteer, {
   type Browser,
   type BrowserContext,
   type HTTPRequest,
+  type KeyInput,
   type Page,
   type PuppeteerLifeCycleEvent,
 } from 'puppeteer-core';
@@ -147,6 +148,25 @@ class PuppeteerSession implements DriverSession {
     return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }
 
+  async evaluate(expression: string): Promise<unknown> {
+    return this.page.evaluate(expression);
+  }
+
+  async click(selector: string, timeoutMs: number): Promise<void> {
+    // Puppeteer's click needs the element now; Playwright's waits for it to be actionable: wait for it to show first.
+    await this.waitForSelector(selector, 'visible', timeoutMs);
+    await this.page.click(selector);
+  }
+
+  async type(text: string): Promise<void> {
+    await this.page.keyboard.type(text);
+  }
+
+  async press(key: string): Promise<void> {
+    // Validated against the key names both libraries know (browser/keys.ts).
+    await this.page.keyboard.press(key as KeyInput);
+  }
+
   async crash(): Promise<void> {
     const crashed = new Promise<void>((resolve) => this.page.once('error', () => resolve()));
     const cdp = await this.page.createCDPSession();
@@ -194,7 +214,12 @@ class PuppeteerBrowser implements DriverBrowser {
         }
       });
       page.on('error', () => options.onCrash());
-      await page.setViewport(options.viewport);
+      await page.setViewport({
+        ...options.viewport,
+        ...(options.mobile
+          ? { isMobile: true, hasTouch: true, deviceScaleFactor: options.mobile.deviceScaleFactor }
+          : {}),
+      });
       await page.setUserAgent(options.userAgent);
       if (options.proxy?.username !== undefined) {
         await page.authenticate({ username: options.proxy.username, password: options.proxy.password ?? '' });

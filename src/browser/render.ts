@@ -4,12 +4,9 @@ import { DriverTimeoutError, type DriverSession, type MainResponse } from './dri
 import { classifyMediaType, parseContentType } from '../page/content-type.js';
 import { hostOf } from '../page/errors.js';
 import { cleanMessage, isTargetGone, navigationError } from './errors.js';
-import { BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';
-
-/** Library-side timeouts are set this far past the render's deadline, so that our deadline decides. */
-const BACKSTOP_MS = 2_000;
-/** A page that navigates itself while we read it: read again this many times. */
-const READ_ATTEMPTS = 3;
+import { runActions } from './actions.js';
+import { BACKSTOP_MS, readDom } from './page-read.js';
+import { type ActionOutputs, BrowserError, type RenderedPage, type RenderRequest, type SelectorWait } from './types.js';
 
 /**
  * The life of one render: a deadline (TIMEOUT), the caller's signal and pool shutdown (ABORTED),
@@ -197,18 +194,16 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
     await run.race(sleep(request.waitFor, undefined, { signal: run.signal }));
   }
 
-  run.step = 'reading the page';
-  let html: string;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      html = await run.race(session.html());
-      break;
-    } catch (err) {
-      // "Execution context was destroyed": the page navigated itself; read the new document.
-      if (attempt >= READ_ATTEMPTS || run.interrupted || isTargetGone(err)) throw err;
-      await run.race(sleep(100));
-    }
+  let actions: ActionOutputs | undefined;
+  if (request.actions !== undefined && request.actions.length > 0) {
+    actions = await runActions(session, run, request.actions);
+    // An action may have navigated: the guard's verdict on where the page went, as after the first navigation.
+    const refused = hooks.refusedNavigation(session.lastMainRequestUrl() ?? request.url, session.mainResponse());
+    if (refused) throw refused;
   }
+
+  run.step = 'reading the page';
+  let html = await readDom(session, run);
   const finalUrl = session.url();
   const main = session.mainResponse();
   let contentType = mediaType(main?.headers['content-type']);
@@ -236,6 +231,7 @@ export async function renderSteps(session: DriverSession, run: RenderRun, hooks:
     headers: main?.headers ?? {},
     html,
     ...(screenshot ? { screenshot } : {}),
+    ...(actions ? { actions } : {}),
     engine: request.engine,
   };
 }

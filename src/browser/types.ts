@@ -15,6 +15,31 @@ export interface SelectorWait {
   timeoutMs?: number;
 }
 
+/**
+ * One step a render takes after navigation and waits, before the page is read (docs/api.md, "Browser actions"); the
+ * same for both engines. Validated at the API (scrape/actions-schema.ts): selectors parse, keys are known names.
+ */
+export type BrowserAction =
+  | { type: 'wait'; milliseconds: number }
+  | { type: 'wait'; selector: string }
+  | { type: 'click'; selector: string; all: boolean }
+  | { type: 'write'; text: string }
+  | { type: 'press'; key: string }
+  | { type: 'scroll'; direction: 'up' | 'down'; selector?: string }
+  | { type: 'screenshot'; fullPage: boolean }
+  | { type: 'scrape' }
+  | { type: 'execute_javascript'; script: string };
+
+/** What the actions gave, in the order they ran. */
+export interface ActionOutputs {
+  /** PNG bytes of each `screenshot` action. */
+  screenshots: Buffer[];
+  /** The page's URL and serialized DOM at each `scrape` action. */
+  scrapes: Array<{ url: string; html: string }>;
+  /** What each `execute_javascript` returned: `typeof` the value and the value as JSON would carry it. */
+  javascriptReturns: Array<{ type: string; value: unknown }>;
+}
+
 export interface RenderRequest {
   url: string;
   engine: BrowserEngineName;
@@ -28,6 +53,10 @@ export interface RenderRequest {
   waitForSelector?: SelectorWait[];
   /** PNG of the viewport or of the full page; images, media and fonts load only when a screenshot is asked for. */
   screenshot?: 'viewport' | 'fullPage';
+  /** Run after the waits, before the page is read; the page's content is what they leave. */
+  actions?: BrowserAction[];
+  /** Emulate a phone: a small touch viewport (MOBILE_VIEWPORT) and the user agent given for it. */
+  mobile?: boolean;
   /** http(s) proxy for every request of this render. */
   proxy?: string;
   /**
@@ -61,6 +90,8 @@ export interface RenderedPage {
   html: string;
   /** PNG bytes when a screenshot was asked for. */
   screenshot?: Buffer;
+  /** Present when the request had actions. */
+  actions?: ActionOutputs;
   engine: BrowserEngineName;
 }
 

@@ -1,7 +1,7 @@
 // What a client reads of a job on the crawl's frontier (a crawl, a batch scrape): its status, its results page by
 // page, and its cancel. One implementation for both kinds, so their answers cannot drift apart.
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import { withAbsoluteScreenshots } from '../screenshots/store.js';
 import type { Clock } from '../util/time.js';
 import type { CrawlJob, CrawlStore, FrontierKind } from './store.js';
 
@@ -107,9 +107,7 @@ export class FrontierJobs {
       ...(this.o.resultsCountFailed ? { failed: job.failed } : {}),
       credits_used: job.credits_used,
       ...(more ? { next: `${baseUrl}${this.o.resultsPath(id)}?skip=${nextSkip}` } : {}),
-      data: data.map((item) =>
-        'screenshot' in item ? { ...item, screenshot: absoluteScreenshotUrl(item.screenshot, baseUrl) } : item,
-      ),
+      data: data.map((item) => withAbsoluteScreenshots(item, baseUrl)),
     };
   }
 

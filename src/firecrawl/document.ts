@@ -1,6 +1,7 @@
 // A page as this service saves it (a scrape's answer, a crawl's or batch's result item) said as Firecrawl's v2
 // Document: the formats under their v2 names, and metadata with Firecrawl's field names (docs/firecrawl.md).
 import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import type { PageActionsResult } from '../scrape/pipeline.js';
 
 export interface FirecrawlDocument {
   markdown?: string;
@@ -12,6 +13,13 @@ export interface FirecrawlDocument {
   json?: unknown;
   summary?: string | null;
   warning?: string;
+  /** What browser actions gave, in Firecrawl's shape (screenshots as absolute URLs). */
+  actions?: {
+    screenshots: string[];
+    scrapes: Array<{ url: string; html: string }>;
+    javascriptReturns: Array<{ type: string; value: unknown }>;
+    pdfs: string[];
+  };
   /** The changeTracking format: set by the scrape route after comparing (change-tracking.ts). */
   changeTracking?: unknown;
   metadata: Record<string, unknown>;
@@ -85,6 +93,16 @@ export function toFirecrawlDocument(page: object, baseUrl: string, scrapeId?: st
   if (Array.isArray(item.links)) doc.links = item.links as string[];
   if (Array.isArray(item.images)) doc.images = item.images as string[];
   if (typeof item.screenshot === 'string') doc.screenshot = absoluteScreenshotUrl(item.screenshot, baseUrl);
+  const actions = item.actions as Partial<PageActionsResult> | undefined;
+  if (actions !== null && typeof actions === 'object') {
+    doc.actions = {
+      screenshots: (actions.screenshots ?? []).map((path) => absoluteScreenshotUrl(path, baseUrl)),
+      scrapes: actions.scrapes ?? [],
+      javascriptReturns: actions.javascript_returns ?? [],
+      // The pdf action is not offered here (docs/firecrawl.md): always empty.
+      pdfs: [],
+    };
+  }
   if ('json' in item) doc.json = item.json;
   if ('summary' in item) doc.summary = item.summary as string | null;
   if (warnings.length > 0) doc.warning = warnings.join('; ');

@@ -1,6 +1,8 @@
 // Firecrawl's v2 scrape options (camelCase, object formats) checked with this service's own field rules, and turned
 // into the /v1 page options they stand for (docs/firecrawl.md). The limits are the /v1 ones: same validators.
 import { z } from 'zod';
+import { toValidationIssues } from '../domain/zod-issues.js';
+import { actionsSchema } from '../scrape/actions-schema.js';
 import { MAX_TIMEOUT_MS, pageOptionsShape, type PageOptionsInput } from '../scrape/schema.js';
 
 /** Formats of Firecrawl's client that have no equivalent here: refused with a 400 that says so. */
@@ -88,7 +90,6 @@ const acceptedWithoutEffect = {
   zeroDataRetention: z.literal(false).optional(),
   redactPII: z.literal(false).optional(),
   lockdown: z.literal(false).optional(),
-  mobile: z.literal(false).optional(),
 };
 
 export const v2ScrapeOptionsShape = {
@@ -107,6 +108,7 @@ export const v2ScrapeOptionsShape = {
     .max(50)
     .optional(),
   proxy: proxyOption.optional(),
+  mobile: z.boolean().optional(),
   ...acceptedWithoutEffect,
 };
 
@@ -213,9 +215,7 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
   if (options.headers !== undefined && Object.keys(options.headers).length > 0) {
     refusals.push({ field: path('headers'), message: `Custom request headers are ${NOT_HERE.slice(3)}` });
   }
-  if (options.actions !== undefined && options.actions.length > 0) {
-    refusals.push({ field: path('actions'), message: `Browser actions are ${NOT_HERE.slice(3)}` });
-  }
+  const actions = mapActions(options.actions ?? [], path, refusals, renames);
   let proxy: string | undefined;
   if (options.proxy === 'stealth' || options.proxy === 'enhanced') {
     refusals.push({
@@ -242,6 +242,8 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     ...(options.storeInCache !== undefined ? { store_in_cache: options.storeInCache } : {}),
     ...(proxy !== undefined ? { proxy } : {}),
     ...(jsonOptions !== undefined ? { json_options: jsonOptions } : {}),
+    ...(actions.length > 0 ? { actions } : {}),
+    ...(options.mobile === true ? { mobile: true } : {}),
   };
   for (const [v1, v2] of [
     ['only_main_content', 'onlyMainContent'],
@@ -252,11 +254,79 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     ['store_in_cache', 'storeInCache'],
     ['timeout', 'timeout'],
     ['proxy', 'proxy'],
+    ['mobile', 'mobile'],
     ['formats', 'formats'],
   ] as const) {
     renames.push([v1, path(v2)]);
   }
   return { page, refusals, renames: sortRenames(renames), ...(changeTracking ? { changeTracking } : {}) };
+}
+
+/** Firecrawl's action types and the /v1 names they have here (docs/api.md, "Browser actions"). */
+const V1_ACTION_TYPE: Record<string, string> = {
+  wait: 'wait',
+  click: 'click',
+  write: 'write',
+  press: 'press',
+  scroll: 'scroll',
+  screenshot: 'screenshot',
+  scrape: 'scrape',
+  executeJavascript: 'execute_javascript',
+};
+
+/**
+ * Firecrawl's actions as /v1 actions (validated by the /v1 schema afterwards): `executeJavascript` and `fullPage`
+ * renamed, a screenshot's `quality` accepted without effect (screenshots are PNG), `pdf` and a screenshot `viewport`
+ * refused.
+ */
+function mapActions(
+  actions: ReadonlyArray<Record<string, unknown> & { type: string }>,
+  path: (field: string) => string,
+  refusals: Refusal[],
+  renames: Array<[string, string]>,
+): NonNullable<PageOptionsInput['actions']> {
+  const mapped: Array<Record<string, unknown>> = [];
+  actions.forEach((action, i) => {
+    const at = path(`actions.${i}`);
+    const { type, fullPage, quality, viewport, ...rest } = action;
+    if (type === 'pdf') {
+      refusals.push({ field: `${at}.type`, message: `The pdf action ${NOT_HERE}` });
+      return;
+    }
+    const v1Type = V1_ACTION_TYPE[type];
+    if (v1Type === undefined) {
+      refusals.push({
+        field: `${at}.type`,
+        message: `Unknown action type '${type}': one of ${Object.keys(V1_ACTION_TYPE).join(', ')}`,
+      });
+      return;
+    }
+    const v1: Record<string, unknown> = { type: v1Type, ...rest };
+    if (type === 'screenshot') {
+      if (viewport !== undefined)
+        refusals.push({ field: `${at}.viewport`, message: `A screenshot viewport ${NOT_HERE}` });
+      if (quality !== undefined && (typeof quality !== 'number' || quality < 0 || quality > 100))
+        refusals.push({ field: `${at}.quality`, message: 'quality is a number from 0 to 100' });
+      if (fullPage !== undefined) v1.full_page = fullPage;
+    } else {
+      // Fields of other action types: the /v1 schema refuses them under their v2 names.
+      if (fullPage !== undefined) v1.fullPage = fullPage;
+      if (quality !== undefined) v1.quality = quality;
+      if (viewport !== undefined) v1.viewport = viewport;
+    }
+    renames.push([`actions.${mapped.length}.full_page`, `${at}.fullPage`], [`actions.${mapped.length}`, at]);
+    mapped.push(v1);
+  });
+  renames.push(['actions', path('actions')]);
+  // The /v1 rules of actions, said in the v2 request's field names.
+  const checked = actionsSchema.safeParse(mapped);
+  if (checked.success) return checked.data;
+  const ordered = sortRenames(renames);
+  for (const issue of toValidationIssues(checked.error.issues)) {
+    const v1Field = issue.field === '' ? 'actions' : `actions.${issue.field}`;
+    refusals.push({ field: renameField(v1Field, ordered), message: issue.message });
+  }
+  return [];
 }
 
 /** The refusal of changeTracking where only /v2/scrape offers it (crawl, batch, search, extract, parse). */

@@ -13,8 +13,8 @@ import type {
   ScheduledTaskTable,
 } from '../store/schema.js';
 import {
+  activeExecutionJobIds,
   deleteTaskWithExecutions,
-  hasActiveExecution,
   insertExecutions,
   insertTask,
   lastExecutionNumbers,
@@ -179,7 +179,7 @@ export class MonitorStore {
    */
   async queueManualCheck(monitor: MonitorRow, task: TaskRow, now: string): Promise<string | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      if (await hasActiveExecution(trx, task.id)) return undefined;
+      if (await hasUnfinishedCheck(trx, task.id)) return undefined;
       const last = (await lastExecutionNumbers(trx, [task.id])).get(task.id) ?? 0;
       const checkId = randomUUID();
       const execution = newExecution(task, {
@@ -555,4 +555,23 @@ function paged<T>(rows: T[], limit: number, key: (row: T) => Array<string | numb
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   return { rows: page, nextCursor: more ? encode(key(page.at(-1) as T)) : null };
+}
+
+/**
+ * Whether a check of the monitor's task is still to end: an active execution whose check is pending or processing (or
+ * not yet made). An execution whose check has ended is one the scheduler has yet to close (a moment later, in the
+ * process that ran the check): it does not hold back the next check.
+ */
+async function hasUnfinishedCheck(trx: Transaction<Database>, taskId: string): Promise<boolean> {
+  const jobIds = await activeExecutionJobIds(trx, taskId);
+  if (jobIds.length === 0) return false;
+  const checkIds = jobIds.flatMap((id) => (id === null ? [] : [id]));
+  if (checkIds.length < jobIds.length) return true;
+  const ended = await trx
+    .selectFrom('monitor_checks')
+    .select('id')
+    .where('id', 'in', checkIds)
+    .where('state', 'in', ['completed', 'failed'])
+    .execute();
+  return ended.length < checkIds.length;
 }

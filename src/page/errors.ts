@@ -31,7 +31,9 @@ export type PageErrorCode =
   /** The tab or the browser crashed while rendering. */
   | 'PAGE_CRASHED'
   /** Navigation failed for another reason the browser reported (net::ERR_...). */
-  | 'NAVIGATION_FAILED';
+  | 'NAVIGATION_FAILED'
+  /** A browser action could not be done (its element never appeared, its script threw, its result was too big). */
+  | 'ACTION_FAILED';
 
 /** What both engines throw: FetchError (plain HTTP) and BrowserError (browser) extend it and set the name. */
 export abstract class PageError extends Error {

@@ -2,6 +2,7 @@
 import type { ValidationIssue } from '../domain/errors.js';
 import { requestProxyRefusal, type ProxyPolicy } from '../net/proxy-policy.js';
 import type { PageOptions } from './schema.js';
+import { totalWaitMs } from './actions-schema.js';
 import { checkJsonSchema } from './structured/schema.js';
 
 export interface Capabilities {
@@ -51,6 +52,14 @@ export function unsupportedOptions(options: PageOptions, caps: Capabilities, pre
     if (options.waitFor !== undefined) refuse('wait_for', `wait_for ${why}`);
     if (options.waitUntil !== undefined) refuse('wait_until', `wait_until ${why}`);
     if (options.waitForSelector !== undefined) refuse('wait_for_selector', `wait_for_selector ${why}`);
+    if (options.actions.length > 0) refuse('actions', `Browser actions ${why.replace(/^needs/, 'need')}`);
+  }
+  const waits = totalWaitMs(options.actions);
+  if (waits > options.timeoutMs) {
+    refuse(
+      'actions',
+      `The actions' waits add up to ${waits} ms, more than the page's timeout of ${options.timeoutMs} ms: raise timeout or wait less`,
+    );
   }
   for (const issue of structuredRefusals(options, caps)) refuse(issue.field, issue.message);
   if (!caps.ocr && options.ocr) refuse('ocr_options', 'OCR of markdown images is turned off here (OCR_ENABLED=false)');

@@ -31,6 +31,8 @@ const KIND: Record<PageErrorCode, FailureKind> = {
   SELECTOR_TIMEOUT: 'timeout',
   PAGE_CRASHED: 'upstream',
   NAVIGATION_FAILED: 'upstream',
+  // The page does not offer what the actions ask of it (an element that never appears, a script that throws).
+  ACTION_FAILED: 'refused',
   // The page was had but is beyond what the service extracts (as TOO_LARGE is beyond what it fetches).
   EXTRACTION_TOO_LARGE: 'upstream',
   EXTRACTION_TIMEOUT: 'upstream',
@@ -57,6 +59,7 @@ const LABEL: Record<PageErrorCode, string> = {
   SELECTOR_TIMEOUT: 'Selector not found in time',
   PAGE_CRASHED: 'Page crashed',
   NAVIGATION_FAILED: 'Navigation failed',
+  ACTION_FAILED: 'Browser action failed',
   EXTRACTION_TOO_LARGE: 'Page too large to extract',
   EXTRACTION_TIMEOUT: 'Extraction timed out',
   EXTRACTION_FAILED: 'Extraction failed',

@@ -1,6 +1,7 @@
 // The per-page pipeline shared by scrapes and crawls: cache, HTTP fetch or browser render, then extract the requested
 // formats.
 import {
+  type ActionOutputs,
   type BrowserEngineName,
   BrowserError,
   type BrowserPool,
@@ -25,6 +26,7 @@ import type { Extractor } from './extractor.js';
 import { FetchError, fetchPage } from '../fetch/index.js';
 import { type CachedPage, PageCache, cacheKey } from './page-cache.js';
 import type { Format, PageOptions } from './schema.js';
+import { browserActions } from './actions-schema.js';
 
 export interface PageMetadataOut {
   title: string;
@@ -62,8 +64,23 @@ export interface PageResult {
   json?: Record<string, unknown> | null;
   /** The `summary` format: null when it could not be made (metadata.summary_error says why). */
   summary?: string | null;
+  /** What the browser actions gave (present when the page had actions). */
+  actions?: PageActionsResult;
   metadata: PageMetadataOut;
   timestamp: string;
+}
+
+/** The `actions` member of a page's result: screenshot routes, DOM snapshots, script values, in action order. */
+export interface PageActionsResult {
+  /** Paths of the screenshot route (`/v1/screenshots/<id>`); responses make them absolute. */
+  screenshots: string[];
+  scrapes: Array<{ url: string; html: string }>;
+  javascript_returns: Array<{ type: string; value: unknown }>;
+}
+
+/** The user agent of a `mobile` page: the service's own, marked as a phone's the way sites test for one ("Mobile"). */
+export function mobileUserAgent(userAgent: string): string {
+  return /\bMobi/.test(userAgent) ? userAgent : `${userAgent} Mobile`;
 }
 
 export interface PipelineDeps {
@@ -139,7 +156,7 @@ async function fetchOverHttp(
   deps: PipelineDeps,
   run: PageRunOptions,
 ): Promise<Obtained> {
-  const key = cacheKey(url, { engine: 'http', proxy: options.proxy });
+  const key = cacheKey(url, { engine: options.mobile ? 'http:mobile' : 'http', proxy: options.proxy });
   const cached = await readCache(key, options, deps, run);
   if (cached) return { page: cached, hit: true };
   const proxy = pageProxy(url, options, deps);
@@ -152,7 +169,7 @@ async function fetchOverHttp(
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     maxBytes: deps.maxBytes,
     maxRedirects: deps.maxRedirects,
-    userAgent: deps.userAgent,
+    userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
     signal: run.signal,
     onRedirect: run.onRedirect,
   });
@@ -174,6 +191,7 @@ interface Obtained {
   page: CachedPage;
   hit: boolean;
   screenshot?: Buffer;
+  actions?: ActionOutputs;
 }
 
 async function readCache(
@@ -200,7 +218,8 @@ export function needsBrowser(options: PageOptions): boolean {
     options.formats.some((f) => SCREENSHOT_FORMATS.has(f)) ||
     options.waitFor !== undefined ||
     options.waitUntil !== undefined ||
-    options.waitForSelector !== undefined
+    options.waitForSelector !== undefined ||
+    options.actions.length > 0
   );
 }
 
@@ -248,18 +267,22 @@ async function renderInBrowser(
     waitFor: options.waitFor,
     waitForSelector: selectorWaits(options.waitForSelector),
     screenshot,
+    ...(options.actions.length > 0 ? { actions: browserActions(options.actions) } : {}),
+    ...(options.mobile ? { mobile: true } : {}),
     ...(proxy ? { proxy: proxy.url, proxyAllowPrivate: proxy.allowPrivate } : {}),
-    userAgent: deps.userAgent,
+    userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
     allowPrivateAddresses: deps.allowPrivateAddresses,
     signal: run.signal,
     ...(run.browserSessionKey !== undefined ? { reuseKey: run.browserSessionKey } : {}),
   };
   // What the waits make the page show is part of what was fetched, so it is part of the key.
   const key = cacheKey(url, {
-    engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector])}`,
+    engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector, options.mobile])}`,
     proxy: options.proxy,
   });
-  if (!screenshot) {
+  // Actions act on the live page (and give what only a live page can): never answered from, nor kept in, the cache.
+  const cacheable = request.actions === undefined;
+  if (!screenshot && cacheable) {
     const cached = await readCache(key, options, deps, run);
     if (cached) return { page: cached, hit: true };
   }
@@ -281,8 +304,13 @@ async function renderInBrowser(
     engine: rendered.engine,
     cachedAt: iso(deps.now()),
   };
-  await writeCache(key, page, options, deps);
-  return { page, hit: false, ...(rendered.screenshot ? { screenshot: rendered.screenshot } : {}) };
+  if (cacheable) await writeCache(key, page, options, deps);
+  return {
+    page,
+    hit: false,
+    ...(rendered.screenshot ? { screenshot: rendered.screenshot } : {}),
+    ...(rendered.actions ? { actions: rendered.actions } : {}),
+  };
 }
 
 /**
@@ -366,9 +394,21 @@ export async function runGivenPage(page: CachedPage, options: PageOptions, deps:
   return (await resultOfPage(page.url, { page, hit: false }, options, deps, run, false)).page;
 }
 
+/** Keeps a PNG with the page's job (deleted with it); its route's path. */
+async function saveScreenshot(png: Buffer, deps: PipelineDeps, run: PageRunOptions): Promise<string> {
+  if (!run.job) throw new Error('A screenshot was taken outside of a job');
+  const stored = await deps.screenshots.save({
+    ownerId: run.job.ownerId,
+    jobId: run.job.jobId,
+    png,
+    now: iso(deps.now()),
+  });
+  return stored.path;
+}
+
 async function resultOfPage(
   url: string,
-  { page, hit, screenshot }: Obtained,
+  { page, hit, screenshot, actions }: Obtained,
   options: PageOptions,
   deps: PipelineDeps,
   run: PageRunOptions,
@@ -456,15 +496,11 @@ async function resultOfPage(
     result.metadata = { ...result.metadata, ocr: ocr.report };
   }
   if (options.formats.includes('rawHtml')) result.rawHtml = page.body;
-  if (screenshot) {
-    if (!run.job) throw new Error('A screenshot was taken outside of a job');
-    const stored = await deps.screenshots.save({
-      ownerId: run.job.ownerId,
-      jobId: run.job.jobId,
-      png: screenshot,
-      now: iso(deps.now()),
-    });
-    result.screenshot = stored.path;
+  if (screenshot) result.screenshot = await saveScreenshot(screenshot, deps, run);
+  if (actions) {
+    const screenshots: string[] = [];
+    for (const png of actions.screenshots) screenshots.push(await saveScreenshot(png, deps, run));
+    result.actions = { screenshots, scrapes: actions.scrapes, javascript_returns: actions.javascriptReturns };
   }
   return searchText === undefined ? { page: result } : { page: result, searchText };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { templateRefOf } from '../http/template-ref.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import { withAbsoluteScreenshots } from '../screenshots/store.js';
 import { type ScrapeRequest, scrapeRequestSchema } from './schema.js';
 import type { ScrapeService } from './service.js';
 
@@ -33,10 +33,7 @@ export function scrapeRoutes(service: ScrapeService, publicUrl: string | undefin
           controller.signal,
           template ? { template } : {},
         );
-        if (data.screenshot !== undefined) {
-          data.screenshot = absoluteScreenshotUrl(data.screenshot, requestBaseUrl(request, publicUrl));
-        }
-        return { success: true, data };
+        return { success: true, data: withAbsoluteScreenshots(data, requestBaseUrl(request, publicUrl)) };
       },
     );
   };

@@ -1,6 +1,7 @@
 // Request schemas of the scrape operation; the per-page option shapes are shared with crawls.
 import { z } from 'zod';
 import { isValidCssSelector } from './extract/index.js';
+import { type ActionInput, actionsSchema } from './actions-schema.js';
 
 export const FORMATS = [
   'markdown',
@@ -113,6 +114,8 @@ export const pageOptionsShape = {
   ocr_options: z.boolean().optional(),
   max_age: z.number().int().min(0).optional(),
   store_in_cache: z.boolean().optional(),
+  actions: actionsSchema.optional(),
+  mobile: z.boolean().optional(),
 };
 
 export const pageOptionsSchema = z.strictObject(pageOptionsShape);
@@ -149,6 +152,10 @@ export interface PageOptions {
   ocr: boolean;
   maxAgeMs?: number;
   storeInCache: boolean;
+  /** Browser actions (validated); empty when none. */
+  actions: ActionInput[];
+  /** Phone emulation in a browser; a phone's user agent over plain HTTP. */
+  mobile: boolean;
 }
 
 export function resolvePageOptions(input: PageOptionsInput & { engine?: Engine }): PageOptions {
@@ -168,5 +175,7 @@ export function resolvePageOptions(input: PageOptionsInput & { engine?: Engine }
     ocr: input.ocr_options ?? false,
     maxAgeMs: input.max_age,
     storeInCache: input.store_in_cache ?? true,
+    actions: input.actions ?? [],
+    mobile: input.mobile ?? false,
   };
 }

@@ -83,3 +83,21 @@ export function absoluteScreenshotUrl(value: unknown, baseUrl: string): unknown;
 export function absoluteScreenshotUrl(value: unknown, baseUrl: string): unknown {
   return typeof value === 'string' && value.startsWith(`${SCREENSHOT_ROUTE}/`) ? `${baseUrl}${value}` : value;
 }
+
+/**
+ * A page result whose screenshot routes (the `screenshot` format's and those of screenshot actions) are absolute URLs;
+ * a copy, the stored result is left as it is.
+ */
+export function withAbsoluteScreenshots<T extends object>(item: T, baseUrl: string): T {
+  const fields = item as { screenshot?: unknown; actions?: unknown };
+  const copy: Record<string, unknown> = { ...(item as Record<string, unknown>) };
+  if (fields.screenshot !== undefined) copy.screenshot = absoluteScreenshotUrl(fields.screenshot, baseUrl);
+  const actions = fields.actions as { screenshots?: unknown } | undefined;
+  if (actions !== null && typeof actions === 'object' && Array.isArray(actions.screenshots)) {
+    copy.actions = {
+      ...actions,
+      screenshots: actions.screenshots.map((path: unknown) => absoluteScreenshotUrl(path, baseUrl)),
+    };
+  }
+  return copy as T;
+}

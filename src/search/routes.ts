@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../http/auth.js';
 import { requestBaseUrl } from '../http/base-url.js';
 import { templateRefOf } from '../http/template-ref.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import { withAbsoluteScreenshots } from '../screenshots/store.js';
 import { type SearchRequest, searchRequestSchema } from './schema.js';
 import type { SearchService } from './service.js';
 
@@ -34,12 +34,9 @@ export function searchRoutes(service: SearchService, publicUrl: string | undefin
           template ? { template } : {},
         );
         const base = requestBaseUrl(request, publicUrl);
-        for (const item of result.results) {
-          if (typeof item.screenshot === 'string') item.screenshot = absoluteScreenshotUrl(item.screenshot, base);
-        }
         return {
           success: true,
-          data: result.results,
+          data: result.results.map((item) => withAbsoluteScreenshots(item, base)),
           job_id: result.job_id,
           engine: result.engine,
           ...(result.template ? { template: result.template } : {}),

@@ -161,6 +161,17 @@ export async function hasActiveExecution(db: Executor, taskId: string): Promise<
   return row !== undefined;
 }
 
+/** The job (or monitor check) ids of a task's pending and running executions; null for one not started yet. */
+export async function activeExecutionJobIds(db: Executor, taskId: string): Promise<Array<string | null>> {
+  const rows = await db
+    .selectFrom('task_executions')
+    .select('job_uuid')
+    .where('task_id', '=', taskId)
+    .where('status', 'in', ['pending', 'running'])
+    .execute();
+  return rows.map((r) => r.job_uuid);
+}
+
 /** The tasks of revoked keys can no longer run: inactive, with no next run (docs/api.md, "Scheduled tasks"). */
 export async function deactivateTasksOfOwners(db: Executor, ownerIds: string[]): Promise<void> {
   if (ownerIds.length === 0) return;

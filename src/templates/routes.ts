@@ -9,7 +9,7 @@ import { setTemplateRef } from '../http/template-ref.js';
 import type { TemplateUse } from './expand.js';
 import { ApiError, isUuid } from '../http/errors.js';
 import { requestBaseUrl } from '../http/base-url.js';
-import { absoluteScreenshotUrl } from '../screenshots/store.js';
+import { withAbsoluteScreenshots } from '../screenshots/store.js';
 import type { TemplateRunner } from './execute.js';
 import {
   type CreateTemplateBody,
@@ -147,10 +147,7 @@ export function templateRoutes(service: TemplateService, runner: TemplateRunner,
           const { results, ...rest } = run.result;
           return { success: true, data: results, ...rest };
         }
-        const data = run.result;
-        if (data.screenshot !== undefined)
-          data.screenshot = absoluteScreenshotUrl(data.screenshot, requestBaseUrl(request, publicUrl));
-        return { success: true, data };
+        return { success: true, data: withAbsoluteScreenshots(run.result, requestBaseUrl(request, publicUrl)) };
       },
     );
   };

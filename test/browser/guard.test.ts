@@ -109,6 +109,35 @@ describe('guard', { concurrency: true }, () => {
         assert.equal(site.count('/secret'), 0, 'the private hop was never requested');
       });
 
+      it('a click that navigates to a private address is refused (BLOCKED_ADDRESS), the request never sent', async () => {
+        const { error } = await expectFailure(
+          pool.render({
+            ...guarded(publicUrl(`/link-out?target=${encodeURIComponent(site.url)}`)),
+            actions: [
+              { type: 'click', selector: '#out', all: false },
+              { type: 'wait', milliseconds: 500 },
+            ],
+          }),
+          'BLOCKED_ADDRESS',
+        );
+        assert.match(error.message, /127\.0\.0\.1/);
+        assert.equal(site.count('/secret'), 0);
+      });
+
+      it('a script action cannot fetch a private address either', async () => {
+        const page = await pool.render({
+          ...guarded(publicUrl('/final')),
+          actions: [
+            {
+              type: 'execute_javascript',
+              script: `try { await fetch(${JSON.stringify(`${site.url}/secret?via=action`)}); return 'sent'; } catch { return 'refused'; }`,
+            },
+          ],
+        });
+        assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'string', value: 'refused' }]);
+        assert.equal(site.count('/secret'), 0);
+      });
+
       it('a redirect between allowed hosts is followed', async () => {
         const page = await pool.render(guarded(publicUrl('/redirect?n=2')));
         assert.equal(page.finalUrl, publicUrl('/final'));

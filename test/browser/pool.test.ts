@@ -136,6 +136,12 @@ class FakeSession implements DriverSession {
   async documentContentType(): Promise<string> {
     return 'text/html';
   }
+  async evaluate(): Promise<unknown> {
+    return null;
+  }
+  async click(): Promise<void> {}
+  async type(): Promise<void> {}
+  async press(): Promise<void> {}
   async screenshot(): Promise<Buffer> {
     return Buffer.alloc(0);
   }

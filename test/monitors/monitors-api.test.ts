@@ -362,6 +362,38 @@ describe('the monitor resource', () => {
     await until('manual check', async () => ((await checks(id))[0]?.state === 'completed' ? true : undefined));
     assert.equal((await checks(id))[0]?.triggered_by, 'manual');
 
+    // A client that sees the check completed may ask for the next one at once, before the scheduler has ended the
+    // check's execution (a moment later, in whichever process ran the check): that is not a check in progress.
+    await until('the execution ended', async () => {
+      const rows = await t.app.db.kysely
+        .selectFrom('task_executions')
+        .select('status')
+        .where('task_id', '=', taskId)
+        .execute();
+      return rows.every((r) => r.status !== 'running') ? true : undefined;
+    });
+    await t.app.db.kysely
+      .updateTable('task_executions')
+      .set({ status: 'running' })
+      .where('task_id', '=', taskId)
+      .execute();
+    now = new Date(now.getTime() + 1_000);
+    const again = await t.request('POST', `/v1/monitors/${id}/check`);
+    assert.equal(again.statusCode, 202, again.body);
+    await until('the next manual check', async () =>
+      (await checks(id)).filter((c) => c.state === 'completed').length === 2 ? true : undefined,
+    );
+    // The reopened execution is ended by the scheduler's next pass, as any whose check ended.
+    await (t.app.scheduler as NonNullable<typeof t.app.scheduler>).tick();
+    await until('both executions ended', async () => {
+      const rows = await t.app.db.kysely
+        .selectFrom('task_executions')
+        .select('status')
+        .where('task_id', '=', taskId)
+        .execute();
+      return rows.length === 2 && rows.every((r) => r.status === 'completed') ? true : undefined;
+    });
+
     const paused = await t.request('POST', `/v1/monitors/${id}/pause`, { body: { reason: 'holiday' } });
     assert.equal(paused.statusCode, 200, paused.body);
     assert.equal(paused.json().data.is_paused, true);

@@ -24,6 +24,7 @@ const ANSWERS: Record<Exclude<PageFailure['code'], 'INTERNAL'>, [number, string]
   SELECTOR_TIMEOUT: [504, 'Selector not found in time'],
   PAGE_CRASHED: [502, 'Page crashed'],
   NAVIGATION_FAILED: [502, 'Navigation failed'],
+  ACTION_FAILED: [400, 'Browser action failed'],
   EXTRACTION_TOO_LARGE: [502, 'Page too large to extract'],
   EXTRACTION_TIMEOUT: [502, 'Extraction timed out'],
   EXTRACTION_FAILED: [502, 'Extraction failed'],

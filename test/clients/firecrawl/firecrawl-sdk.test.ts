@@ -43,6 +43,13 @@ function sitePages(): Record<string, FixturePage> {
       title: 'Gallery',
       body: '<p>Pictures of anvils, taken in the forge over many years by the smith who made every one of them.</p><img src="/img/a.png" alt="A"><img data-src="img/lazy.jpg" alt="Lazy"><img srcset="/img/s1.png 1x, /img/s2.png 2x" alt="Set"><img src="data:image/png;base64,AAAA" alt="Inline"><img src="/img/a.png#again" alt="A again">',
     },
+    '/counter': {
+      title: 'Counter',
+      body: `<p>A counter that only a visitor's clicks move, written into the page by its own script each time.</p>
+<input id="name"><button id="add" onclick="document.getElementById('count').textContent = 'Count ' + (++window.n) + ' for ' + document.getElementById('name').value">Add</button>
+<p id="count">Count 0</p><p id="width"></p>
+<script>window.n = 0; document.getElementById('width').textContent = 'Width ' + window.innerWidth;</script>`,
+    },
     '/product': {
       title: 'Anvil',
       body: '<script type="application/ld+json">{"@type":"Product","name":"Acme Anvil","offers":{"price":"149.99","priceCurrency":"EUR"}}</script><p>The Acme Anvil is forged from one block of steel and rings like a bell when struck by a hammer.</p>',
@@ -358,6 +365,45 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(png.headers.get('content-type'), 'image/png');
     });
 
+    it('scrape with actions: click, write, press and scripts run before the page is read; their outputs come back', async () => {
+      const doc = await client.scrape(`${site.url}/counter`, {
+        formats: ['markdown'],
+        actions: [
+          { type: 'click', selector: '#name' },
+          { type: 'write', text: 'Ada' },
+          { type: 'press', key: 'ENTER' },
+          { type: 'click', selector: '#add' },
+          { type: 'wait', milliseconds: 10 },
+          { type: 'click', selector: '#add' },
+          { type: 'executeJavascript', script: 'return window.n;' },
+          { type: 'screenshot', fullPage: true, quality: 80 },
+          { type: 'scrape' },
+        ],
+      });
+      assert.match(String(doc.markdown), /Count 2 for Ada/);
+      const actions = doc.actions as {
+        screenshots: string[];
+        scrapes: Array<{ url: string; html: string }>;
+        javascriptReturns: Array<{ type: string; value: unknown }>;
+        pdfs: string[];
+      };
+      assert.deepEqual(actions.javascriptReturns, [{ type: 'number', value: 2 }]);
+      assert.equal(actions.scrapes[0]?.url, `${site.url}/counter`);
+      assert.match(String(actions.scrapes[0]?.html), /Count 2 for Ada/);
+      assert.deepEqual(actions.pdfs, []);
+      assert.match(String(actions.screenshots[0]), new RegExp(`^${base}/v1/screenshots/`));
+      const png = await fetch(String(actions.screenshots[0]), { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      assert.equal(png.status, 200);
+
+      const phone = await client.scrape(`${site.url}/counter`, {
+        formats: ['markdown'],
+        mobile: true,
+        actions: [{ type: 'wait', milliseconds: 1 }],
+      });
+      assert.match(String(phone.markdown), /Width 980|Width 390/);
+      assert.doesNotMatch(String(phone.markdown), /Width 1280/);
+    });
+
     it('scrape: a target answering 404 is a document with statusCode and error, as Firecrawl answers it', async () => {
       const doc = await client.scrape(`${site.url}/gone`, { formats: ['markdown'] });
       assert.equal(doc.metadata?.statusCode, 404);
@@ -381,10 +427,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(timeout.status, 400);
       assert.deepEqual((timeout.details as Array<{ path: unknown[] }>)[0]?.path, ['timeout']);
 
-      const actions = await sdkError(
-        client.scrape(`${site.url}/docs/a`, { actions: [{ type: 'click', selector: '#more' }] }),
-      );
-      assert.match(actions.message, /^actions: Browser actions are not offered by this server/);
+      const pdf = await sdkError(client.scrape(`${site.url}/docs/a`, { actions: [{ type: 'pdf' }] }));
+      assert.match(pdf.message, /^actions\.0\.type: The pdf action is not offered by this server/);
+      const key = await sdkError(client.scrape(`${site.url}/docs/a`, { actions: [{ type: 'press', key: 'Hyper' }] }));
+      assert.deepEqual((key.details as Array<{ path: unknown[] }>)[0]?.path, ['actions', 0, 'key']);
 
       const selector = await sdkError(client.scrape(`${site.url}/docs/a`, { includeTags: ['<<not css>>'] }));
       assert.deepEqual((selector.details as Array<{ path: unknown[] }>)[0]?.path, ['includeTags', 0]);
