@@ -38,6 +38,8 @@ export interface SessionOptions {
   proxy?: SessionProxy;
   /** Called for every request any frame of the session makes; the request waits for the answer. */
   onRequest(request: InterceptedRequest): Promise<RequestDecision>;
+  /** Headers to add to a request that goes on (the render's `headers`, for its page's origin only). */
+  extraHeaders(url: string): Record<string, string> | undefined;
   /** The tab crashed (renderer gone). */
   onCrash(): void;
 }

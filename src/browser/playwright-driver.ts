@@ -189,7 +189,9 @@ class PlaywrightBrowser implements DriverBrowser {
           decision = 'blockedbyclient' as const;
         }
         // The page may be closed meanwhile: then the route is gone and these throw.
-        if (decision === 'continue') await route.continue().catch(() => undefined);
+        const extra = decision === 'continue' ? options.extraHeaders(request.url()) : undefined;
+        if (extra) await route.continue({ headers: { ...request.headers(), ...extra } }).catch(() => undefined);
+        else if (decision === 'continue') await route.continue().catch(() => undefined);
         else await route.abort(decision).catch(() => undefined);
       });
       page = await context.newPage();

@@ -33,6 +33,22 @@ const PARKED_IDLE_MS = 10_000;
 interface SessionBinding {
   guard: RequestGuard;
   onCrash: () => void;
+  /** The current render's headers, for requests to its page's origin. */
+  headers: (url: string) => Record<string, string> | undefined;
+}
+
+/** A render's `headers` go to its page's origin only: sub-resources and navigations elsewhere never get them. */
+function headersOf(request: RenderRequest): SessionBinding['headers'] {
+  const headers = request.headers;
+  if (headers === undefined || Object.keys(headers).length === 0) return () => undefined;
+  const origin = new URL(request.url).origin;
+  return (url) => {
+    try {
+      return new URL(url).origin === origin ? headers : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** A context with its page (and the egress proxy of a guarded render), used by one render at a time. */
@@ -264,6 +280,7 @@ export class ChromiumPool implements BrowserPool {
         this.counts[entry.engine].sessionsReused++;
         pooled.binding.guard = guard;
         pooled.binding.onCrash = onCrash;
+        pooled.binding.headers = headersOf(request);
         sessionPromise = Promise.resolve(pooled);
         entry.runs.add(run);
       } else {
@@ -272,7 +289,7 @@ export class ChromiumPool implements BrowserPool {
         entry.runs.add(run);
         if (entry.gone) run.interrupt(crashError(request.url));
         run.step = 'opening a page';
-        sessionPromise = this.openSession(entry, request, proxy, key, { guard, onCrash });
+        sessionPromise = this.openSession(entry, request, proxy, key, { guard, onCrash, headers: headersOf(request) });
         pooled = await run.race(sessionPromise);
       }
       const { session, egress: egressProxy } = pooled;
@@ -342,6 +359,7 @@ export class ChromiumPool implements BrowserPool {
         ...(request.mobile ? { mobile: { deviceScaleFactor: MOBILE_VIEWPORT.deviceScaleFactor } } : {}),
         ...(sessionProxy ? { proxy: sessionProxy } : {}),
         onRequest: (r) => binding.guard.decide(r),
+        extraHeaders: (url) => binding.headers(url),
         onCrash: () => binding.onCrash(),
       });
       this.sessionCounts.opened++;

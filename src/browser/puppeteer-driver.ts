@@ -237,7 +237,11 @@ class PuppeteerBrowser implements DriverBrowser {
             isMainNavigation: isMainNavigation(request, page),
           })
           .catch(() => 'blockedbyclient' as const)
-          .then((decision) => (decision === 'continue' ? request.continue() : request.abort(decision)))
+          .then((decision) => {
+            if (decision !== 'continue') return request.abort(decision);
+            const extra = options.extraHeaders(request.url());
+            return extra ? request.continue({ headers: { ...request.headers(), ...extra } }) : request.continue();
+          })
           // The page may be closed meanwhile.
           .catch(() => undefined);
       });

@@ -55,6 +55,8 @@ export interface RenderRequest {
   screenshot?: 'viewport' | 'fullPage';
   /** Run after the waits, before the page is read; the page's content is what they leave. */
   actions?: BrowserAction[];
+  /** Request headers (lower-case names) for the page's own origin; validated at the API (scrape/headers-schema.ts). */
+  headers?: Record<string, string>;
   /** Emulate a phone: a small touch viewport (MOBILE_VIEWPORT) and the user agent given for it. */
   mobile?: boolean;
   /** http(s) proxy for every request of this render. */

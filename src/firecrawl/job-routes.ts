@@ -25,6 +25,7 @@ import {
   type V2ExtractRequest,
   v2ExtractRequestSchema,
 } from './extract.js';
+import { withHeaderValuesHidden } from '../scrape/headers-schema.js';
 import { mapScrapeOptions, scrapeOnlyRefusals, type V2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options.js';
 import type { ChangeTrackingStore } from './change-tracking.js';
 
@@ -147,7 +148,8 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
           teamId: owner,
           url: job.url,
           created_at: job.created_at,
-          options: job.request,
+          // A listing: the target's cookies and tokens stay out of it.
+          options: withHeaderValuesHidden(job.request),
         })),
       };
     },

@@ -102,7 +102,7 @@ export const v2ScrapeOptionsShape = {
   maxAge: pageOptionsShape.max_age,
   minAge: z.number().int().min(0).optional(),
   storeInCache: pageOptionsShape.store_in_cache,
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: pageOptionsShape.headers,
   actions: z
     .array(z.looseObject({ type: z.string().max(50) }))
     .max(50)
@@ -212,9 +212,6 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     refusals.push({ field: path('formats'), message: 'At least one format is needed' });
   }
 
-  if (options.headers !== undefined && Object.keys(options.headers).length > 0) {
-    refusals.push({ field: path('headers'), message: `Custom request headers are ${NOT_HERE.slice(3)}` });
-  }
   const actions = mapActions(options.actions ?? [], path, refusals, renames);
   let proxy: string | undefined;
   if (options.proxy === 'stealth' || options.proxy === 'enhanced') {
@@ -244,6 +241,7 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     ...(jsonOptions !== undefined ? { json_options: jsonOptions } : {}),
     ...(actions.length > 0 ? { actions } : {}),
     ...(options.mobile === true ? { mobile: true } : {}),
+    ...(options.headers !== undefined ? { headers: options.headers } : {}),
   };
   for (const [v1, v2] of [
     ['only_main_content', 'onlyMainContent'],
@@ -255,6 +253,7 @@ export function mapScrapeOptions(options: V2ScrapeOptions, at = ''): MappedPageO
     ['timeout', 'timeout'],
     ['proxy', 'proxy'],
     ['mobile', 'mobile'],
+    ['headers', 'headers'],
     ['formats', 'formats'],
   ] as const) {
     renames.push([v1, path(v2)]);

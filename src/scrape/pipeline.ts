@@ -157,7 +157,9 @@ async function fetchOverHttp(
   run: PageRunOptions,
 ): Promise<Obtained> {
   const key = cacheKey(url, { engine: options.mobile ? 'http:mobile' : 'http', proxy: options.proxy });
-  const cached = await readCache(key, options, deps, run);
+  // A page fetched with the request's own headers (a cookie, a token) is that request's alone: not cached.
+  const cacheable = options.headers === undefined;
+  const cached = cacheable ? await readCache(key, options, deps, run) : undefined;
   if (cached) return { page: cached, hit: true };
   const proxy = pageProxy(url, options, deps);
   const fetched = await fetchPage({
@@ -170,6 +172,7 @@ async function fetchOverHttp(
     maxBytes: deps.maxBytes,
     maxRedirects: deps.maxRedirects,
     userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
+    ...(options.headers ? { headers: options.headers } : {}),
     signal: run.signal,
     onRedirect: run.onRedirect,
   });
@@ -183,7 +186,7 @@ async function fetchOverHttp(
     engine: 'cheerio',
     cachedAt: iso(deps.now()),
   };
-  await writeCache(key, page, options, deps);
+  if (cacheable) await writeCache(key, page, options, deps);
   return { page, hit: false };
 }
 
@@ -269,6 +272,7 @@ async function renderInBrowser(
     screenshot,
     ...(options.actions.length > 0 ? { actions: browserActions(options.actions) } : {}),
     ...(options.mobile ? { mobile: true } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
     ...(proxy ? { proxy: proxy.url, proxyAllowPrivate: proxy.allowPrivate } : {}),
     userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
     allowPrivateAddresses: deps.allowPrivateAddresses,
@@ -280,8 +284,9 @@ async function renderInBrowser(
     engine: `${engine}:${JSON.stringify([request.waitUntil, request.waitFor, request.waitForSelector, options.mobile])}`,
     proxy: options.proxy,
   });
-  // Actions act on the live page (and give what only a live page can): never answered from, nor kept in, the cache.
-  const cacheable = request.actions === undefined;
+  // Actions act on the live page (and give what only a live page can), and a page fetched with the request's own
+  // headers is that request's alone: neither is answered from, nor kept in, the cache.
+  const cacheable = request.actions === undefined && request.headers === undefined;
   if (!screenshot && cacheable) {
     const cached = await readCache(key, options, deps, run);
     if (cached) return { page: cached, hit: true };

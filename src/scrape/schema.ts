@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isValidCssSelector } from './extract/index.js';
 import { type ActionInput, actionsSchema } from './actions-schema.js';
+import { headersSchema, normalizedHeaders } from './headers-schema.js';
 
 export const FORMATS = [
   'markdown',
@@ -116,6 +117,7 @@ export const pageOptionsShape = {
   store_in_cache: z.boolean().optional(),
   actions: actionsSchema.optional(),
   mobile: z.boolean().optional(),
+  headers: headersSchema.optional(),
 };
 
 export const pageOptionsSchema = z.strictObject(pageOptionsShape);
@@ -156,6 +158,8 @@ export interface PageOptions {
   actions: ActionInput[];
   /** Phone emulation in a browser; a phone's user agent over plain HTTP. */
   mobile: boolean;
+  /** Request headers for the target (lower-case names); absent when none. */
+  headers?: Record<string, string>;
 }
 
 export function resolvePageOptions(input: PageOptionsInput & { engine?: Engine }): PageOptions {
@@ -177,5 +181,6 @@ export function resolvePageOptions(input: PageOptionsInput & { engine?: Engine }
     storeInCache: input.store_in_cache ?? true,
     actions: input.actions ?? [],
     mobile: input.mobile ?? false,
+    headers: normalizedHeaders(input.headers),
   };
 }

@@ -395,6 +395,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const png = await fetch(String(actions.screenshots[0]), { headers: { authorization: `Bearer ${TEST_KEY}` } });
       assert.equal(png.status, 200);
 
+      const key = await client.scrape(`${site.url}/counter`, {
+        formats: ['markdown'],
+        headers: { 'X-Api-Key': 'k1' },
+      });
+      assert.equal(site.headersOf.get('/counter')?.['x-api-key'], 'k1');
+      assert.equal(key.metadata?.cacheState, 'miss');
+
       const phone = await client.scrape(`${site.url}/counter`, {
         formats: ['markdown'],
         mobile: true,
@@ -503,13 +510,18 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
 
     it('startCrawl, getActiveCrawls while it runs, cancelCrawl, then its status says cancelled', async () => {
-      const started = await client.startCrawl(`${slow.url}/`, { limit: 15 });
+      const started = await client.startCrawl(`${slow.url}/`, {
+        limit: 15,
+        scrapeOptions: { headers: { Authorization: 'Bearer site-secret' } },
+      });
       assert.match(started.id, UUID);
       assert.equal(started.url, `${base}/v2/crawl/${started.id}`);
       const active = await client.getActiveCrawls();
       const mine = active.crawls.find((c) => c.id === started.id);
       assert.ok(mine, 'the running crawl is listed');
       assert.equal(mine.url, `${slow.url}/`);
+      assert.doesNotMatch(JSON.stringify(active), /site-secret/, 'header values stay out of the listing');
+      assert.match(JSON.stringify(mine.options), /"Authorization":"\*\*\*"/);
       assert.equal(await client.cancelCrawl(started.id), true);
       const status = await client.getCrawlStatus(started.id);
       assert.equal(status.status, 'cancelled');
