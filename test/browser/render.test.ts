@@ -155,10 +155,14 @@ describe('render', { concurrency: true }, () => {
           assert.match(late.html, /<p id="late">Late paragraph<\/p>/);
           const t0 = Date.now();
           await pool.render(
-            req('/delayed?ms=100', { waitFor: 6_000, waitForSelector: [{ selector: '#late', state: 'attached' }] }),
+            req('/delayed?ms=100', {
+              waitFor: 15_000,
+              waitForSelector: [{ selector: '#late', state: 'attached' }],
+              timeoutMs: 45_000,
+            }),
           );
-          // A render that waited would take the 6 s of waitFor and more; opening the page under load took over 4 s.
-          assert.ok(Date.now() - t0 < 6_000, 'waitFor is ignored when selectors are given');
+          // A render that waited would take the 15 s of waitFor and more; opening the page under load took over 6 s.
+          assert.ok(Date.now() - t0 < 15_000, 'waitFor is ignored when selectors are given');
         });
       });
 
