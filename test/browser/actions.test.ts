@@ -92,43 +92,6 @@ describe('browser actions', { concurrency: 1 }, () => {
         ]);
       });
 
-      it('a script that throws fails the page with ACTION_FAILED naming the action and the error', async () => {
-        const { error } = await expectFailure(
-          render([
-            { type: 'wait', milliseconds: 1 },
-            { type: 'execute_javascript', script: 'throw new Error("boom in page")' },
-          ]),
-          'ACTION_FAILED',
-        );
-        assert.match(error.message, /^actions\.1 \(execute_javascript\) failed: .*boom in page/);
-      });
-
-      it('a script value over 1 MiB of JSON is refused, not carried', async () => {
-        const { error } = await expectFailure(
-          render([{ type: 'execute_javascript', script: 'return "x".repeat(2 * 1024 * 1024);' }]),
-          'ACTION_FAILED',
-        );
-        assert.match(error.message, /larger than 1048576 characters/);
-      });
-
-      it("a page's own JSON.stringify cannot send a value past the cap", async () => {
-        const page = await render([
-          {
-            type: 'execute_javascript',
-            script: 'JSON.stringify = () => ({ length: 1, big: "y".repeat(3 * 1024 * 1024) }); return 5;',
-          },
-        ]);
-        assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'number', value: null }]);
-      });
-
-      it('scrolling an element that is not there is ACTION_FAILED', async () => {
-        const { error } = await expectFailure(
-          render([{ type: 'scroll', direction: 'down', selector: '#nowhere' }]),
-          'ACTION_FAILED',
-        );
-        assert.match(error.message, /actions\.0 \(scroll "#nowhere"\).*no element matches/);
-      });
-
       it("a click whose element never shows ends at the page's deadline, naming the action", async () => {
         const { error } = await expectFailure(
           // Long enough to open a page on a loaded machine: the click's wait is what runs out.
@@ -136,15 +99,6 @@ describe('browser actions', { concurrency: 1 }, () => {
           'TIMEOUT',
         );
         assert.match(error.message, /actions\.0 \(click "#never"\)/);
-      });
-
-      it('a script that never returns ends at the deadline, and the next render works', async () => {
-        await expectFailure(
-          render([{ type: 'execute_javascript', script: 'for (;;) {}' }], { timeoutMs: 6_000 }),
-          'TIMEOUT',
-        );
-        const page = await render([{ type: 'execute_javascript', script: 'return 1 + 1;' }]);
-        assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'number', value: 2 }]);
       });
 
       it('mobile: a phone-sized touch viewport and the given user agent', async () => {
@@ -168,4 +122,55 @@ describe('browser actions', { concurrency: 1 }, () => {
       });
     });
   }
+  // The runner's own checks go through `evaluate` and the render's deadline, the same code for both engines: one is
+  // enough (each render costs seconds on a loaded machine).
+  describe('engine-neutral checks (playwright)', { concurrency: 1 }, () => {
+    const render = (actions: BrowserAction[], extra: Parameters<typeof request>[2] = {}) =>
+      pool.render(request('playwright', `${site.url}/actions`, { actions, ...extra }));
+    it('a script that throws fails the page with ACTION_FAILED naming the action and the error', async () => {
+      const { error } = await expectFailure(
+        render([
+          { type: 'wait', milliseconds: 1 },
+          { type: 'execute_javascript', script: 'throw new Error("boom in page")' },
+        ]),
+        'ACTION_FAILED',
+      );
+      assert.match(error.message, /^actions\.1 \(execute_javascript\) failed: .*boom in page/);
+    });
+
+    it('a script value over 1 MiB of JSON is refused, not carried', async () => {
+      const { error } = await expectFailure(
+        render([{ type: 'execute_javascript', script: 'return "x".repeat(2 * 1024 * 1024);' }]),
+        'ACTION_FAILED',
+      );
+      assert.match(error.message, /larger than 1048576 characters/);
+    });
+
+    it("a page's own JSON.stringify cannot send a value past the cap", async () => {
+      const page = await render([
+        {
+          type: 'execute_javascript',
+          script: 'JSON.stringify = () => ({ length: 1, big: "y".repeat(3 * 1024 * 1024) }); return 5;',
+        },
+      ]);
+      assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'number', value: null }]);
+    });
+
+    it('scrolling an element that is not there is ACTION_FAILED', async () => {
+      const { error } = await expectFailure(
+        render([{ type: 'scroll', direction: 'down', selector: '#nowhere' }]),
+        'ACTION_FAILED',
+      );
+      assert.match(error.message, /actions\.0 \(scroll "#nowhere"\).*no element matches/);
+    });
+
+    it('a script that never returns ends at the deadline, and the next render works', async () => {
+      await expectFailure(
+        render([{ type: 'execute_javascript', script: 'for (;;) {}' }], { timeoutMs: 6_000 }),
+        'TIMEOUT',
+      );
+      const page = await render([{ type: 'execute_javascript', script: 'return 1 + 1;' }]);
+      assert.deepEqual(page.actions?.javascriptReturns, [{ type: 'number', value: 2 }]);
+    });
+  });
 });

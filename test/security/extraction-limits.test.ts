@@ -94,8 +94,9 @@ describe('extraction guard, in-process', () => {
         assert.equal(json.error, 'Extraction timed out');
         assert.match(json.message, /EXTRACT_TIMEOUT_MS/);
         assert.equal(json.data.status, 'failed');
-        // Had the first page's thread been left running, the second would wait for it (over 3 s more).
-        assert.ok(ms < 2800, `answered within 2.8 s (${ms} ms)`);
+        // Had the first page's thread been left running, the second would wait for it (over 3 s more, on top of the
+        // 1.5 s a round takes on an idle machine); a loaded one was seen to take 2.9 s for a round that did not wait.
+        assert.ok(ms < 4000, `answered within 4 s (${ms} ms)`);
       }
     });
   });
