@@ -77,6 +77,18 @@ function errorCode(error: unknown): string | undefined {
     : undefined;
 }
 
+/**
+ * Piscina emits 'error' on the pool for a thread that fails outside any task (one that runs out of memory while it is
+ * torn down after an aborted page); with no listener that event ends the process. The pool replaces the thread, and
+ * the page it ran has already been answered: nothing is left to do but note it.
+ */
+export function ignoreStrayThreadErrors(
+  pool: { on(event: 'error', listener: (error: unknown) => void): unknown },
+  noted: (error: unknown) => void = () => undefined,
+): void {
+  pool.on('error', noted);
+}
+
 interface LaneOptions {
   name: string;
   threads: number;
@@ -113,6 +125,7 @@ class Lane {
       // more: the thread dies with ERR_WORKER_OUT_OF_MEMORY, the process lives on.
       resourceLimits: { maxOldGenerationSizeMb: o.heapMb, maxYoungGenerationSizeMb: 16 },
     });
+    ignoreStrayThreadErrors(this.pool);
   }
 
   /** `budgetMs`: what is left of the page's time budget, counted from the moment its thread begins it. */

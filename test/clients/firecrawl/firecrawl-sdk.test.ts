@@ -303,7 +303,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.ok(['queued', 'running'].includes(first.status), first.status);
       assert.equal(first.trigger, 'manual');
       const firstDone = await waitForCheck(monitor.id, first.id);
-      assert.equal(firstDone.status, 'completed');
+      assert.equal(firstDone.status, 'completed', JSON.stringify(firstDone));
       assert.equal(firstDone.pages[0]?.status, 'new');
       assert.deepEqual(firstDone.summary, { totalPages: 1, same: 0, changed: 0, new: 1, removed: 0, error: 0 });
 
