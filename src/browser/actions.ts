@@ -152,9 +152,9 @@ export function scriptBody(script: string): string {
 }
 
 /**
- * The script runs as the body of an async function in the page (`return` gives its value; an expression is its own
- * value). Its value crosses as JSON
- * made in the page and measured there as a primitive string, so a page that replaces JSON or String cannot send more.
+ * The script runs in an async function in the page (scriptBody: an expression is its own value, else `return` gives
+ * it). Its value crosses as JSON made in the page and measured there as a primitive string, so a page that replaces
+ * JSON or String cannot send more.
  */
 async function execute(
   session: DriverSession,

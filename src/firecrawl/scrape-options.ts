@@ -2,7 +2,7 @@
 // into the /v1 page options they stand for (docs/firecrawl.md). The limits are the /v1 ones: same validators.
 import { z } from 'zod';
 import { toValidationIssues } from '../domain/zod-issues.js';
-import { actionsSchema } from '../scrape/actions-schema.js';
+import { actionsSchema, MAX_ACTIONS } from '../scrape/actions-schema.js';
 import { MAX_TIMEOUT_MS, pageOptionsShape, type PageOptionsInput } from '../scrape/schema.js';
 
 /** Formats of Firecrawl's client that have no equivalent here: refused with a 400 that says so. */
@@ -105,7 +105,7 @@ export const v2ScrapeOptionsShape = {
   headers: pageOptionsShape.headers,
   actions: z
     .array(z.looseObject({ type: z.string().max(50) }))
-    .max(50)
+    .max(MAX_ACTIONS)
     .optional(),
   proxy: proxyOption.optional(),
   mobile: z.boolean().optional(),
@@ -274,9 +274,9 @@ const V1_ACTION_TYPE: Record<string, string> = {
 };
 
 /**
- * Firecrawl's actions as /v1 actions (validated by the /v1 schema afterwards): `executeJavascript` and `fullPage`
- * renamed, a screenshot's `quality` accepted without effect (screenshots are PNG), `pdf` and a screenshot `viewport`
- * refused.
+ * Firecrawl's actions as /v1 actions, checked by the /v1 schema here (its issues said in the v2 field names; the v2
+ * scrape service trusts its typed input): `executeJavascript` and `fullPage` renamed, a screenshot's `quality`
+ * accepted without effect (screenshots are PNG), `pdf` and a screenshot `viewport` refused.
  */
 function mapActions(
   actions: ReadonlyArray<Record<string, unknown> & { type: string }>,

@@ -83,6 +83,11 @@ export function mobileUserAgent(userAgent: string): string {
   return /\bMobi/.test(userAgent) ? userAgent : `${userAgent} Mobile`;
 }
 
+/** The user agent a page is fetched or rendered with (a `headers` User-Agent still wins, in the request itself). */
+function pageUserAgent(options: PageOptions, deps: PipelineDeps): string {
+  return options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent;
+}
+
 export interface PipelineDeps {
   cache: PageCache;
   extractor: Extractor;
@@ -171,7 +176,7 @@ async function fetchOverHttp(
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     maxBytes: deps.maxBytes,
     maxRedirects: deps.maxRedirects,
-    userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
+    userAgent: pageUserAgent(options, deps),
     ...(options.headers ? { headers: options.headers } : {}),
     signal: run.signal,
     onRedirect: run.onRedirect,
@@ -274,7 +279,7 @@ async function renderInBrowser(
     ...(options.mobile ? { mobile: true } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(proxy ? { proxy: proxy.url, proxyAllowPrivate: proxy.allowPrivate } : {}),
-    userAgent: options.mobile ? mobileUserAgent(deps.userAgent) : deps.userAgent,
+    userAgent: pageUserAgent(options, deps),
     allowPrivateAddresses: deps.allowPrivateAddresses,
     signal: run.signal,
     ...(run.browserSessionKey !== undefined ? { reuseKey: run.browserSessionKey } : {}),

@@ -149,18 +149,6 @@ export async function setExecutionJobIn(db: Executor, executionId: string, jobId
   await db.updateTable('task_executions').set({ job_uuid: jobId }).where('id', '=', executionId).execute();
 }
 
-/** Whether the task has an execution pending or running. */
-export async function hasActiveExecution(db: Executor, taskId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('task_executions')
-    .select('id')
-    .where('task_id', '=', taskId)
-    .where('status', 'in', ['pending', 'running'])
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The job (or monitor check) ids of a task's pending and running executions; null for one not started yet. */
 export async function activeExecutionJobIds(db: Executor, taskId: string): Promise<Array<string | null>> {
   const rows = await db
