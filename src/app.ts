@@ -387,7 +387,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       routes: [
         scrapeRoutes(scrape, config.publicUrl),
         crawlRoutes(crawl, config.publicUrl),
-        batchRoutes(batch, config.publicUrl),
+        batchRoutes(batch, config.publicUrl, config.batchBodyLimitBytes),
         mapRoutes(map),
         searchRoutes(search, config.publicUrl),
         templateRoutes(templates, templateRunner, config.publicUrl),
@@ -404,6 +404,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           map,
           search,
           publicUrl: config.publicUrl,
+          batchBodyLimitBytes: config.batchBodyLimitBytes,
           usage: (ownerId) => ownerUsage(db.kysely, ownerId),
           maxConcurrency: config.crawlConcurrency,
           maxFileBytes: config.scrapeMaxBytes,

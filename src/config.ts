@@ -152,6 +152,8 @@ const envSchema = z.object({
   CLOCK_SPEEDUP: int(1, 1, 3600),
   CLOCK_ANCHOR_MS: int(0, 0, Number.MAX_SAFE_INTEGER),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+  // A batch of 10,000 URLs of up to ~800 characters each, with its options.
+  BATCH_BODY_LIMIT_BYTES: int(8 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100, 3_600_000),
   HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100, 3_600_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int(72_000, 100, 3_600_000),
@@ -254,6 +256,8 @@ export type Config = {
   clockSpeedup: number;
   clockAnchorMs: number;
   bodyLimitBytes: number;
+  /** The body limit of batch scrape creation (/v1 and /v2), which names up to 10,000 URLs. */
+  batchBodyLimitBytes: number;
   /** Time a client has to send a whole request (headers and body); answering it is not limited. */
   httpRequestTimeoutMs: number;
   /** Time a client has to send the request line and headers (at most httpRequestTimeoutMs). */
@@ -373,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockSpeedup: e.CLOCK_SPEEDUP,
     clockAnchorMs: e.CLOCK_ANCHOR_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    batchBodyLimitBytes: Math.max(e.BATCH_BODY_LIMIT_BYTES, e.BODY_LIMIT_BYTES),
     httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
     httpHeadersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
     httpKeepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,

@@ -13,11 +13,13 @@ function jobIdOf(request: FastifyRequest<{ Params: { jobId: string } }>): string
   return uuidParam(request.params.jobId, 'job');
 }
 
-export function batchRoutes(service: BatchService, publicUrl: string | undefined) {
+export function batchRoutes(service: BatchService, publicUrl: string | undefined, bodyLimitBytes: number) {
   return (app: FastifyInstance): void => {
     app.post<{ Body: BatchScrapeRequest }>(
       '/v1/batch/scrape',
       {
+        // Up to 10,000 URLs: more than the other routes' body limit allows.
+        bodyLimit: bodyLimitBytes,
         schema: {
           tags: ['batch'],
           summary: 'Start a batch scrape',

@@ -69,6 +69,8 @@ export interface JobRouteDeps {
   /** The last content seen of each URL, for the changeTracking format. */
   changes: ChangeTrackingStore;
   publicUrl: string | undefined;
+  /** The body limit of batch scrape creation, which names up to 10,000 URLs. */
+  batchBodyLimitBytes: number;
 }
 
 export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
@@ -207,7 +209,10 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
 
   app.post<{ Body: V2BatchRequest }>(
     '/batch/scrape',
-    { schema: { tags, summary: 'Start a batch scrape (Firecrawl v2)', body: v2BatchRequestSchema } },
+    {
+      bodyLimit: deps.batchBodyLimitBytes,
+      schema: { tags, summary: 'Start a batch scrape (Firecrawl v2)', body: v2BatchRequestSchema },
+    },
     async (request) => {
       const body = request.body;
       const mapped = mapScrapeOptions(

@@ -238,6 +238,23 @@ describe('batch scrape API', () => {
     assert.equal(sortUrls(['http://127.0.0.1/a'], true).valid.length, 1);
   });
 
+  it('takes 10,000 URLs of 700 characters (a body over the 1 MiB of other routes), 413 past the batch body limit', async () => {
+    const s = await site({ '/p': {} });
+    const long = `${s.url}/p?q=${'x'.repeat(700 - `${s.url}/p?q=`.length)}`;
+    const created = await t.request('POST', '/v1/batch/scrape', { body: { urls: Array(10_000).fill(long) } });
+    assert.equal(created.statusCode, 200, created.body.slice(0, 300));
+    assert.equal(created.json().data.total, 1, 'the copies of one URL are one page');
+    await waitForBatch(t, created.json().data.job_id as string);
+    // Past BATCH_BODY_LIMIT_BYTES (8 MiB): a 413 before the body is parsed.
+    const huge = await t.request('POST', '/v1/batch/scrape', {
+      body: { urls: Array(10_000).fill(`${long}${'y'.repeat(200)}`) },
+    });
+    assert.equal(huge.statusCode, 413, huge.body.slice(0, 300));
+    // Other routes keep the general body limit.
+    const scrape = await t.request('POST', '/v1/scrape', { body: { url: long, include_tags: Array(2000).fill(long) } });
+    assert.equal(scrape.statusCode, 413, scrape.body.slice(0, 300));
+  });
+
   it('refuses more than 10,000 URLs, an empty list, templates and options this deployment cannot serve', async () => {
     const many = Array.from({ length: 10_001 }, (_, i) => `https://example.com/${i}`);
     const tooMany = await t.request('POST', '/v1/batch/scrape', { body: { urls: many } });
