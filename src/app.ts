@@ -28,7 +28,7 @@ import { mapRoutes } from './map/routes.js';
 import type { SearchEngine } from './search/engine.js';
 import { createIndexEngine } from './search/index-engine.js';
 import { createSearxngEngine } from './search/searxng.js';
-import { SearchIndex } from './search-index/index-store.js';
+import { indexedUrlsOfOwner, SearchIndex } from './search-index/index-store.js';
 import { searchRoutes } from './search/routes.js';
 import { SearchService } from './search/service.js';
 import { TemplateRunner } from './templates/execute.js';
@@ -242,7 +242,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       db: db.kysely,
       pipeline,
       robotsSitemaps: async (url) => (await robots.rulesFor(url)).sitemaps(),
-      indexUrls: (ownerId, patterns, max, now) => crawlStore.resultUrlsOfOwner(ownerId, patterns, max, now),
+      indexUrls: async (ownerId, patterns, max, now) => {
+        const saved = await crawlStore.resultUrlsOfOwner(ownerId, patterns, max, now);
+        if (saved.length >= max || !config.searchIndex) return saved;
+        // Single scrapes and a search's scraped results are kept only in the search index.
+        const indexed = await indexedUrlsOfOwner(db.kysely, ownerId, patterns, max);
+        return [...new Set([...saved, ...indexed])].slice(0, max);
+      },
       targets: { allowPrivate: config.allowLocalTargets, ...(options.resolve ? { resolve: options.resolve } : {}) },
       clock,
       logger,

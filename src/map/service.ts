@@ -24,7 +24,7 @@ export interface MapServiceDeps {
   pipeline: PipelineDeps;
   /** robots.txt's Sitemap lines of a URL's origin (the shared robots.txt cache). */
   robotsSitemaps: (url: string) => Promise<string[]>;
-  /** The URLs the key's own crawl results hold matching LIKE patterns (CrawlStore.resultUrlsOfOwner). */
+  /** The URLs the key's own saved pages hold matching LIKE patterns (crawl and batch results, then the index). */
   indexUrls: (ownerId: string, patterns: readonly string[], max: number, now: string) => Promise<string[]>;
   /** The address guard's settings: a private start URL fails at once. */
   targets: TargetGuard;
@@ -212,7 +212,7 @@ export class MapService {
       if (!collector.full) {
         const urls = await this.deps.indexUrls(
           ownerId,
-          likePatterns(startUrl.hostname, request.include_subdomains === true),
+          likePatterns(startUrl.hostname, startUrl.port, request.include_subdomains === true),
           limit - collector.size,
           iso(this.deps.clock()),
         );
@@ -278,13 +278,15 @@ class MapFailed extends Error {
  * LIKE patterns that select the URLs of a host (or of its registrable domain and subdomains) from stored URLs.
  * They are a coarse filter (`_` matches any character, `%.` any prefix); the scope filter decides after.
  */
-export function likePatterns(hostname: string, subdomains: boolean): string[] {
+export function likePatterns(hostname: string, port: string, subdomains: boolean): string[] {
   const hosts = subdomains ? [siteKey(hostname)] : [hostname];
+  // Saved URLs are normalized (a default port is dropped): the start URL's port, or none, is the same server.
+  const authority = port === '' ? '' : `:${port}`;
   const patterns: string[] = [];
   for (const host of hosts) {
     for (const scheme of ['http', 'https']) {
-      patterns.push(`${scheme}://${host}/%`, `${scheme}://${host}:%`);
-      if (subdomains) patterns.push(`${scheme}://%.${host}/%`, `${scheme}://%.${host}:%`);
+      patterns.push(`${scheme}://${host}${authority}/%`);
+      if (subdomains) patterns.push(`${scheme}://%.${host}${authority}/%`);
     }
   }
   return patterns;

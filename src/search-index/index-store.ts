@@ -101,6 +101,28 @@ export async function indexPage(trx: Executor, page: IndexablePage): Promise<voi
     .execute();
 }
 
+/**
+ * The URLs of this key's indexed pages matching LIKE patterns, oldest first, at most `max`: what map's `use_index`
+ * adds to crawl and batch results (single scrapes and a search's scraped results are kept only here).
+ */
+export async function indexedUrlsOfOwner(
+  db: Executor,
+  ownerId: string,
+  patterns: readonly string[],
+  max: number,
+): Promise<string[]> {
+  if (patterns.length === 0 || max <= 0) return [];
+  const rows = await db
+    .selectFrom('search_documents')
+    .select('url')
+    .where('owner_id', '=', ownerId)
+    .where((eb) => eb.or(patterns.map((p) => eb('url', 'like', p))))
+    .orderBy('id')
+    .limit(max)
+    .execute();
+  return rows.map((r) => r.url);
+}
+
 /** Removes the pages saved by these jobs (their expiry or deletion), within the caller's transaction. */
 export async function deleteIndexedPagesOfJobs(trx: Executor, jobIds: readonly string[]): Promise<number> {
   if (jobIds.length === 0) return 0;

@@ -1,4 +1,4 @@
-// POST /v1/map with use_index: the URLs the key's own crawls saved are added, another key's never are; on both
+// POST /v1/map with use_index: the URLs the key's own crawls, batch scrapes and scrapes saved are added, another key's never are; on both
 // databases.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -36,6 +36,40 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     after(async () => {
       await t.close();
       await site.close();
+    });
+
+    it('adds the URLs the key’s batch scrapes and single scrapes saved too', async () => {
+      const other = await startMapSite({
+        '/robots.txt': () => ({ body: '' }),
+        '/': html('Root', []),
+        '/b1': html('Batch 1', []),
+        '/b2': html('Batch 2', []),
+        '/s': html('Scraped', []),
+      });
+      try {
+        const u = other.url;
+        const batch = await t.request('POST', '/v1/batch/scrape', {
+          body: { urls: [`${u}/b1`, `${u}/b2`], engine: 'cheerio' },
+        });
+        assert.equal(batch.statusCode, 200, batch.body);
+        const jobId = batch.json().data.job_id as string;
+        const deadline = Date.now() + 30_000;
+        while ((await t.request('GET', `/v1/batch/scrape/${jobId}/status`)).json().data.status === 'pending') {
+          assert.ok(Date.now() < deadline, 'the batch ends');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const scrape = await t.request('POST', '/v1/scrape', { body: { url: `${u}/s`, engine: 'cheerio' } });
+        assert.equal(scrape.statusCode, 200, scrape.body);
+
+        const map = await t.request('POST', '/v1/map', { body: { url: `${u}/`, use_index: true } });
+        assert.equal(map.statusCode, 200, map.body);
+        const urls = (map.json().data as Array<{ url: string }>).map((l) => l.url);
+        assert.equal(urls[0], `${u}/`);
+        assert.deepEqual(urls.slice(1).sort(), [`${u}/b1`, `${u}/b2`, `${u}/s`]);
+        assert.deepEqual(map.json().sources.index, { urls: 3 });
+      } finally {
+        await other.close();
+      }
     });
 
     it('adds the URLs of the key’s own crawls of the site after the others, and never another key’s', async () => {
