@@ -29,6 +29,7 @@ import type { SearchEngine } from './search/engine.js';
 import { createIndexEngine } from './search/index-engine.js';
 import { createSearxngEngine } from './search/searxng.js';
 import { indexedUrlsOfOwner, SearchIndex } from './search-index/index-store.js';
+import { FtsFlusher } from './search-index/fts-flusher.js';
 import { searchRoutes } from './search/routes.js';
 import { SearchService } from './search/service.js';
 import { TemplateRunner } from './templates/execute.js';
@@ -430,6 +431,12 @@ export async function createApp(options: AppOptions): Promise<App> {
           outbox,
         })
       : undefined;
+    // SQLite indexes saved pages in batches; every process that saves pages flushes them (docs/search.md, "Indexing").
+    const ftsFlusher =
+      config.searchIndex && db.dialect === 'sqlite'
+        ? new FtsFlusher(db.kysely, config.searchFtsFlushMs, logger)
+        : undefined;
+    ftsFlusher?.start();
     runner?.start();
     dispatcher?.start();
     scheduler?.start();
@@ -455,6 +462,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await dispatcher?.stop();
         await closeWebhookAgents();
         await sweeper?.stop();
+        await ftsFlusher?.stop();
         await closeDispatchers();
         await searxng?.close();
         await browserPool.close();

@@ -175,6 +175,7 @@ const envSchema = z.object({
   LLM_MAX_INPUT_CHARS: int(LLM_DEFAULTS.maxInputChars, 1000, 10_000_000),
   STRUCTURED_REQUIRE_MODEL: bool(false),
   SEARCH_INDEX: bool(true),
+  SEARCH_FTS_FLUSH_MS: int(250, 10, 60_000),
   SEARXNG_URL: optionalUrl(['http:', 'https:']),
   SEARXNG_TIMEOUT_MS: int(10_000, 100, 600_000),
   SEARCH_SCRAPE_CONCURRENCY: int(5, 1, 100),
@@ -273,6 +274,8 @@ export type Config = {
   structuredRequireModel: boolean;
   /** Saved pages go into their key's search index, the `index` engine of /v1/search (docs/search.md). */
   searchIndex: boolean;
+  /** SQLite: how often saved pages waiting for the full-text index are indexed (also before every search). */
+  searchFtsFlushMs: number;
   /** A SearXNG instance's base URL: the `searxng` engine; absent, that engine is not offered. */
   searxngUrl: string | undefined;
   /** How long one search may wait for SearXNG, all its result pages together. */
@@ -398,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     structuredRequireModel: e.STRUCTURED_REQUIRE_MODEL,
     searchIndex: e.SEARCH_INDEX,
+    searchFtsFlushMs: e.SEARCH_FTS_FLUSH_MS,
     searxngUrl: e.SEARXNG_URL,
     searxngTimeoutMs: e.SEARXNG_TIMEOUT_MS,
     searchScrapeConcurrency: e.SEARCH_SCRAPE_CONCURRENCY,

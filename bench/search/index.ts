@@ -27,7 +27,7 @@ import {
   sql,
   type UnknownRow,
 } from 'kysely';
-import { indexPage, SearchIndex } from '../../src/search-index/index-store.js';
+import { flushPendingFts, indexPage, SearchIndex } from '../../src/search-index/index-store.js';
 import { parseQuery } from '../../src/search-index/query-terms.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
@@ -268,6 +268,8 @@ async function build(corpus: Corpus, db: Db | undefined, df: Frequencies | undef
             indexedAt: doc.indexedAt,
           });
       });
+      // SQLite indexes the saved pages' text in batches, as the service's flush loop does.
+      if (db.dialect === 'sqlite') await flushPendingFts(db.kysely);
       insertMs += performance.now() - i0;
     }
     const done = Math.min(corpus.docs, start + batchSize);

@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
+import { sql } from 'kysely';
 import {
   deleteIndexedPagesOfJobs,
+  flushPendingFts,
   indexPage,
   SEARCH_INDEX_MAX_CHARS,
   SearchIndex,
@@ -250,6 +252,41 @@ for (const make of allDatabases()) {
       assert.equal((await search('zebrafront')).length, 1);
       assert.equal((await search('zebratail')).length, 0);
     });
+
+    if (testDb.name === 'sqlite')
+      it('SQLite: indexes saved pages in batches, a page replaced or deleted before its flush leaving no trace', async () => {
+        const pending = async () =>
+          Number(
+            (await sql<{ n: number }>`select count(*) as n from search_fts_pending`.execute(db.kysely)).rows[0]?.n,
+          );
+        // Saved, replaced and deleted, all before a flush: the index never held the first two.
+        await db.kysely.transaction().execute(async (trx) => {
+          await indexPage(trx, page({ url: 'https://p.example/1', title: 'Quokka one', jobId: 'job-p' }));
+          await indexPage(trx, page({ url: 'https://p.example/1', title: 'Quokka two', jobId: 'job-p' }));
+          await indexPage(trx, page({ url: 'https://p.example/2', title: 'Quokka gone', jobId: 'job-gone' }));
+          await deleteIndexedPagesOfJobs(trx, ['job-gone']);
+        });
+        assert.equal(await pending(), 1, 'only the page that is still saved waits');
+        assert.equal(await flushPendingFts(db.kysely), 1);
+        assert.equal(await pending(), 0);
+        // More than one flush batch (200) waits: all are indexed, by search's own flush.
+        await db.kysely.transaction().execute(async (trx) => {
+          for (let i = 0; i < 450; i++)
+            await indexPage(trx, page({ url: `https://many.example/${i}`, title: `Wombat ${i}`, jobId: 'job-many' }));
+        });
+        assert.equal((await search('wombat', { limit: 500 })).length, 450);
+        assert.equal(await pending(), 0);
+        const quokkas = await search('quokka');
+        assert.deepEqual(
+          quokkas.map((h) => h.title),
+          ['Quokka two'],
+        );
+        // Deleted after the flush: it leaves the index itself.
+        await db.kysely.transaction().execute((trx) => deleteIndexedPagesOfJobs(trx, ['job-p', 'job-many']));
+        assert.deepEqual(await search('quokka'), []);
+        // FTS5's own check that the index matches the rows it was given (a 'delete' of a row never indexed fails it).
+        await sql`insert into search_fts(search_fts, rank) values ('integrity-check', 1)`.execute(db.kysely);
+      });
 
     it('removes the pages of deleted jobs, and only theirs', async () => {
       const removed = await db.kysely.transaction().execute((trx) => deleteIndexedPagesOfJobs(trx, ['job-3']));
