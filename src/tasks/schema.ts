@@ -4,6 +4,7 @@ import { crawlRequestSchema, DEFAULT_CRAWL_LIMIT } from '../crawl/schema.js';
 import { ENGINES, httpUrl, pageOptionsShape } from '../scrape/schema.js';
 import { searchRequestSchema } from '../search/schema.js';
 import type { ValidationIssue } from '../domain/errors.js';
+import { templateIdOf } from '../templates/task-payload.js';
 import { toValidationIssues } from '../domain/zod-issues.js';
 import { isValidTimeZone, validateCron } from './cron/index.js';
 
@@ -65,20 +66,6 @@ export const taskFields = {
 };
 
 /** Checks task_payload against task_type and the size limit, reporting under `task_payload`. */
-/** The template a scrape, crawl (in `options`) or search payload names, if any. */
-export function templateIdOf(type: TaskType, payload: unknown): unknown {
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const fields = payload as Record<string, unknown>;
-  if (type === 'template') return fields.template_id;
-  if (type === 'crawl') {
-    const options = fields.options;
-    return typeof options === 'object' && options !== null
-      ? (options as Record<string, unknown>).template_id
-      : undefined;
-  }
-  return fields.template_id;
-}
-
 export function payloadIssues(type: TaskType, payload: unknown): ValidationIssue[] {
   if (JSON.stringify(payload).length > TASK_PAYLOAD_MAX_BYTES) {
     return [

@@ -7,7 +7,7 @@ import { type OutboxSignal, recordEvent } from '../events/outbox.js';
 import type { Database, ScheduledTaskTable } from '../store/schema.js';
 import type { ExecutionRow, TaskRow } from './views.js';
 import { taskEvents } from './events.js';
-import { templateIdOf, type TaskType } from './schema.js';
+import { templateIdOf, type TaskUsingTemplate } from '../templates/task-payload.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -59,7 +59,7 @@ export async function tasksUsingTemplate(
   db: Executor,
   ownerId: string,
   refs: readonly string[],
-): Promise<Array<{ task_id: string; name: string }>> {
+): Promise<TaskUsingTemplate[]> {
   if (refs.length === 0) return [];
   const rows = await db
     .selectFrom('scheduled_tasks')
@@ -69,11 +69,16 @@ export async function tasksUsingTemplate(
     .where((eb) => eb.or(refs.map((ref) => eb('task_payload', 'like', `%${ref}%`))))
     .execute();
   return rows
-    .filter((row) => {
-      const named = templateIdOf(row.task_type as TaskType, JSON.parse(row.task_payload));
+    .map((row) => ({
+      task_id: row.id,
+      name: row.name,
+      task_type: row.task_type,
+      task_payload: JSON.parse(row.task_payload),
+    }))
+    .filter((task) => {
+      const named = templateIdOf(task.task_type, task.task_payload);
       return typeof named === 'string' && refs.includes(named);
-    })
-    .map((row) => ({ task_id: row.id, name: row.name }));
+    });
 }
 
 /** Saves a new task: active, not paused, with no executions counted yet. */

@@ -18,7 +18,7 @@ const MAX_EXPANDED_CHARS = 1024 * 1024;
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
 
-/** The names of the placeholders in every string of a value (keys included), in order of appearance. */
+/** The names of the placeholders in every string value (object keys are never filled), in order of appearance. */
 export function placeholdersIn(value: unknown, found = new Set<string>()): Set<string> {
   if (typeof value === 'string') {
     for (const m of value.matchAll(PLACEHOLDER)) found.add(m[1] as string);
@@ -150,8 +150,13 @@ function fillString(text: string, filling: Filling, inUrl: boolean): unknown {
     if (!filling.declared.has(name)) return written;
     const value = filling.values.get(name);
     if (value === undefined) return '';
-    return inUrl ? encodeURIComponent(String(value)) : String(value);
+    return inUrl ? encodeURIComponent(wellFormed(String(value))) : String(value);
   });
+}
+
+/** The text with each unpaired surrogate replaced by U+FFFD: encodeURIComponent throws on one. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 /** Fills every string of a value, recursively; fields whose whole value is an unset variable are dropped. */
@@ -240,10 +245,25 @@ export function expandTemplate(
     return { body: {}, issues };
   }
   const values = resolveVariables(content.variables, variables, issues);
-  const merged = mergeOver(use === 'batch_scrape' ? withoutKey(content.req_options, 'url') : content.req_options, own);
+  // AnyCrawl's SDK sends `engine: "auto"` with every scrape and crawl: the service's default is no choice of the
+  // caller's, so it does not replace the engine a template chose.
+  const ownFields = own.engine === 'auto' && content.req_options.engine !== undefined ? withoutKey(own, 'engine') : own;
+  const merged = mergeOver(
+    use === 'batch_scrape' ? withoutKey(content.req_options, 'url') : content.req_options,
+    ownFields,
+  );
   const filling = { values, declared: new Set(Object.keys(content.variables)) };
+  // Placeholders can multiply a template's 64 KB (an 8 KB value in every one of 12,000 of them): the size is bounded
+  // before anything is built, from the placeholders and the values' lengths.
+  if (expandedSizeBound(merged, filling) > MAX_EXPANDED_CHARS) {
+    issues.push({
+      field: 'variables',
+      code: 'too_big',
+      message: `The expanded request is over ${MAX_EXPANDED_CHARS / 1024} KB`,
+    });
+    return { body: {}, issues };
+  }
   const body = fill(merged, filling, URL_KEYS[use]) as Record<string, unknown>;
-  // Placeholders can multiply a template's 64 KB (a 2,000-character value in every one of 10,000 of them).
   if (JSON.stringify(body).length > MAX_EXPANDED_CHARS) {
     issues.push({
       field: 'variables',
@@ -254,6 +274,33 @@ export function expandTemplate(
   }
   if (content.allowed_domains) issues.push(...domainIssues(body, use, domainMatcher(content.allowed_domains)));
   return { body, issues };
+}
+
+/**
+ * An upper bound of the characters of the filled request's JSON: the request as written plus, for each placeholder,
+ * its value at its longest (percent-encoded in a URL, or escaped in JSON elsewhere). Each value is measured once.
+ */
+function expandedSizeBound(merged: Record<string, unknown>, filling: Filling): number {
+  const longest = new Map<string, number>();
+  for (const [name, value] of filling.values) {
+    const text = String(value);
+    longest.set(name, Math.max(encodeURIComponent(wellFormed(text)).length, JSON.stringify(text).length - 2));
+  }
+  let total = JSON.stringify(merged).length;
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const m of value.matchAll(PLACEHOLDER)) {
+        total += longest.get(m[1] as string) ?? 0;
+        if (total > MAX_EXPANDED_CHARS) return;
+      }
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const item of Object.values(value)) visit(item);
+    }
+  };
+  visit(merged);
+  return total;
 }
 
 function withoutKey(object: Record<string, unknown>, key: string): Record<string, unknown> {

@@ -20,6 +20,7 @@ import {
   type VariableSpec,
 } from './schema.js';
 import { SlugTakenError, type TemplateRecord, TemplateStore } from './store.js';
+import { INPUT_FIELD, payloadUse, type TaskUsingTemplate, templateIdOf } from './task-payload.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 
@@ -28,8 +29,8 @@ export type { TemplateRef };
 export interface TemplateServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
-  /** The key's scheduled tasks that name a template by one of these refs (its id, its slug). */
-  tasksUsing: (ownerId: string, refs: readonly string[]) => Promise<Array<{ task_id: string; name: string }>>;
+  /** The key's scheduled tasks that name a template by one of these refs (its id, its slug), with their payloads. */
+  tasksUsing: (ownerId: string, refs: readonly string[]) => Promise<TaskUsingTemplate[]>;
 }
 
 /** The request schema each use is validated with, exactly as a direct request. */
@@ -40,8 +41,8 @@ const REQUEST_SCHEMAS: Record<TemplateUse, z.ZodType> = {
   batch_scrape: batchScrapeRequestSchema,
 };
 
-/** The field a template's type needs from a caller that is not in its options (`url` or `query`). */
-const INPUT_FIELD: Record<TemplateType, 'url' | 'query'> = { scrape: 'url', crawl: 'url', search: 'query' };
+/** A template id in any case (slugs are lower case and never UUID-shaped). */
+const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A sample value of each variable type, to check a template's options before any real value exists. */
 function sampleOf(spec: VariableSpec): string | number | boolean {
@@ -95,16 +96,32 @@ export class TemplateService {
       if (value !== undefined) (content as unknown as Record<string, unknown>)[key] = value;
     }
     this.check(content);
+    const users = await this.deps.tasksUsing(
+      ownerId,
+      current.content.slug === null ? [current.id] : [current.id, current.content.slug],
+    );
     // Tasks that name the template by its slug would lose it.
     if (current.content.slug !== null && content.slug !== current.content.slug) {
-      const tasks = await this.deps.tasksUsing(ownerId, [current.content.slug]);
-      if (tasks.length > 0)
+      const bySlug = users
+        .filter((task) => templateIdOf(task.task_type, task.task_payload) === current.content.slug)
+        .map(listed);
+      if (bySlug.length > 0)
         throw new ConflictError(
           'Template in use',
-          `Scheduled tasks name this template by its slug '${current.content.slug}': ${describe(tasks)}; change them first`,
-          { tasks },
+          `Scheduled tasks name this template by its slug '${current.content.slug}': ${describe(bySlug)}; change them first`,
+          { tasks: bySlug },
         );
     }
+    // Running tasks keep working across versions: a version their next run would refuse is not saved.
+    const broken = users
+      .map((task) => ({ ...listed(task), issues: this.taskIssues(content, task) }))
+      .filter((task) => task.issues.length > 0);
+    if (broken.length > 0)
+      throw new ConflictError(
+        'Template in use',
+        `This version would make scheduled tasks fail: ${describe(broken)}; change them first (data.tasks says why)`,
+        { tasks: broken },
+      );
     const moved = await this.saving(() =>
       this.store.addVersion(current.id, current.currentVersion, content, this.now()),
     );
@@ -130,7 +147,8 @@ export class TemplateService {
 
   /** The key's template by id or slug, at a version (default: the current one); 404 otherwise. */
   async get(ownerId: string, ref: string, version?: number): Promise<TemplateRecord> {
-    const found = await this.store.find(ownerId, ref, version);
+    // Ids are stored in lower case; a body may spell one in upper case, as a path may.
+    const found = await this.store.find(ownerId, UUID_SHAPED.test(ref) ? ref.toLowerCase() : ref, version);
     if (!found) throw new NotFoundError(version === undefined ? 'template' : 'template version');
     return found;
   }
@@ -153,7 +171,7 @@ export class TemplateService {
   async delete(ownerId: string, ref: string): Promise<void> {
     const template = await this.get(ownerId, ref);
     const refs = template.content.slug === null ? [template.id] : [template.id, template.content.slug];
-    const tasks = await this.deps.tasksUsing(ownerId, refs);
+    const tasks = (await this.deps.tasksUsing(ownerId, refs)).map(listed);
     if (tasks.length > 0)
       throw new ConflictError(
         'Template in use',
@@ -178,6 +196,20 @@ export class TemplateService {
     const expansion = expandTemplate(template.content, use, own, variables);
     if (expansion.issues.length > 0) throw new InvalidInputError(expansion.issues);
     return { body: expansion.body, template: { id: template.id, version: template.version } };
+  }
+
+  /** What a task's next run would refuse if the template were `content`: none when it runs. */
+  private taskIssues(content: TemplateContent, task: TaskUsingTemplate): ValidationIssue[] {
+    try {
+      const use = payloadUse(task.task_type, task.task_payload, content.template_type);
+      const expansion = expandTemplate(content, use.type, use.own, use.variables);
+      if (expansion.issues.length > 0) return expansion.issues;
+      const parsed = REQUEST_SCHEMAS[use.type].safeParse(expansion.body);
+      return parsed.success ? [] : toValidationIssues(parsed.error.issues);
+    } catch (error) {
+      if (error instanceof InvalidInputError) return error.issues;
+      throw error;
+    }
   }
 
   /** Validates an expanded request as the route of its use would; the parsed request, or a 400. */
@@ -240,6 +272,11 @@ export class TemplateService {
       field: issue.field === '' ? 'req_options' : `req_options.${issue.field}`,
     }));
   }
+}
+
+/** A task as a 409 lists it. */
+function listed(task: TaskUsingTemplate): { task_id: string; name: string } {
+  return { task_id: task.task_id, name: task.name };
 }
 
 function describe(tasks: ReadonlyArray<{ task_id: string; name: string }>): string {

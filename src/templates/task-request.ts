@@ -1,12 +1,12 @@
 // The request a scheduled task's payload stands for, its template expanded (a `template` task, or a template_id in a
 // scrape, crawl or search payload) and validated as the operation's own route validates it. Tasks check it when they
 // are saved and the scheduler makes it again at each run, from the template's version current then.
-import { InvalidInputError, NotFoundError, type ValidationIssue } from '../domain/errors.js';
+import { InvalidInputError, type ValidationIssue } from '../domain/errors.js';
 import type { TemplateRef } from '../domain/template-ref.js';
 import type { CrawlRequest } from '../crawl/schema.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
 import type { SearchRequest } from '../search/schema.js';
-import type { TemplateUse } from './expand.js';
+import { payloadUse } from './task-payload.js';
 import { TemplateService } from './service.js';
 
 export type TaskRequest =
@@ -25,8 +25,8 @@ function underPayload(issues: readonly ValidationIssue[], type: string): Validat
 
 /**
  * The operation and validated request of a task payload of `taskType` (the payload has passed its schema). A template
- * that is not the key's, a variable problem or an expanded request the route would refuse is a 400 under
- * `task_payload.…`.
+ * that is not the key's is a 404 (as wherever a template is named); a variable problem or an expanded request the
+ * route would refuse is a 400 under `task_payload.…`.
  */
 export async function taskRequest(
   templates: TemplateService,
@@ -49,53 +49,11 @@ async function expandPayload(
   taskType: string,
   payload: Record<string, unknown>,
 ): Promise<TaskRequest> {
-  let type: TemplateUse;
-  let templateId: unknown;
-  let own: Record<string, unknown>;
-  let variables: unknown;
-  if (taskType === 'template') {
-    const template = await found(() => templates.get(ownerId, String(payload.template_id)), payload.template_id);
-    type = template.content.template_type;
-    const field = TemplateService.inputField(template.content.template_type);
-    templateId = template.id;
-    own = payload[field] !== undefined ? { [field]: payload[field] } : {};
-    variables = payload.variables;
-  } else if (taskType === 'crawl') {
-    const { url, engine, options } = payload as { url: string; engine?: string; options?: Record<string, unknown> };
-    const { template_id: id, variables: vars, ...rest } = options ?? {};
-    type = 'crawl';
-    templateId = id;
-    variables = vars;
-    own = { ...rest, url, ...(engine !== undefined ? { engine } : {}) };
-  } else if (taskType === 'scrape' || taskType === 'search') {
-    const { template_id: id, variables: vars, ...rest } = payload;
-    type = taskType;
-    templateId = id;
-    variables = vars;
-    own = rest;
-  } else {
-    throw new Error(`Unknown task type ${taskType}`);
-  }
-  if (templateId === undefined) return { type, request: own } as TaskRequest;
-  const vars = variables as Record<string, unknown> | undefined;
-  const { body, template } = await found(
-    () => templates.resolve(ownerId, String(templateId), type, own, vars),
-    templateId,
-  );
+  const named = taskType === 'template' ? await templates.get(ownerId, String(payload.template_id)) : undefined;
+  const { type, templateRef, own, variables } = payloadUse(taskType, payload, named?.content.template_type);
+  if (templateRef === undefined) return { type, request: own } as TaskRequest;
+  const { body, template } = await templates.resolve(ownerId, String(templateRef), type, own, variables);
   return { type, request: templates.validate(type, body), template } as TaskRequest;
-}
-
-/** A template that is not the key's is a problem of the payload (400), not a missing route resource (404). */
-async function found<T>(read: () => Promise<T>, id: unknown): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof NotFoundError)
-      throw new InvalidInputError([
-        { field: 'template_id', code: 'custom', message: `Template '${String(id)}' not found` },
-      ]);
-    throw error;
-  }
 }
 
 /** A crawl request in the shape of a crawl task's payload (`url`, `engine`, `options`). */

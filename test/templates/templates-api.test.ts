@@ -150,11 +150,33 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(spaced.json().data.url, `${site.url}/p/B%202`, 'a value inside a URL is percent-encoded');
       assert.match(spaced.json().data.text, /B2 bellows/);
       assert.equal(spaced.json().data.html, undefined, "the caller's formats replace the template's");
+
+      // AnyCrawl's SDK sends engine "auto" with every scrape: the template's engine stays; another engine overrides.
+      const engineOf = async (jobId: string) =>
+        JSON.parse(
+          (await t.app.db.kysely.selectFrom('jobs').select('options').where('id', '=', jobId).executeTakeFirstOrThrow())
+            .options,
+        ).engine as string;
+      const viaSdk = await post('/v1/scrape', {
+        template_id: template.template_id.toUpperCase(),
+        variables: { sku: 'A1' },
+        engine: 'auto',
+      });
+      assert.equal(viaSdk.statusCode, 200, `an id in upper case is the same id: ${viaSdk.body.slice(0, 300)}`);
+      assert.equal(await engineOf(viaSdk.json().data.jobId ?? viaSdk.json().data.job_id), 'cheerio');
     });
 
     it('answers 404 for an unknown template or another key’s, and 400 naming the variable or field', async () => {
       const template = await create({ ...productTemplate(), slug: `errors-${backend}` });
       const id = template.template_id;
+      const amplifier = (
+        await create({
+          name: 'Amplifier',
+          template_type: 'scrape',
+          req_options: { url: `${site.url}/p/x`, json_options: { schema: { d: '{{u}}'.repeat(12_500) } } },
+          variables: { u: { type: 'url' } },
+        })
+      ).template_id;
       assert.equal((await post('/v1/scrape', { template_id: 'nope', variables: { sku: 'A1' } })).statusCode, 404);
       assert.equal(
         (await post('/v1/scrape', { template_id: id, variables: { sku: 'A1' } }, OTHER_KEY)).statusCode,
@@ -169,6 +191,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         [{ template_id: id, variables: 'sku=A1' }, 'variables', 400],
         [{ template_id: id, variables: { sku: 'A1', toString: 'x' } }, 'variables.toString', 400],
         [{ template_id: id, variables: { sku: 'A1', constructor: 'x' } }, 'variables.constructor', 400],
+        [{ url: `${site.url}/p/A1`, variables: { sku: 'A1' } }, 'variables', 400],
+        // 64 KB of placeholders times an 8 KB value: refused before it is built (it was 100 MB of strings, 0.5 s).
+        [{ template_id: amplifier, variables: { u: `https://example.com/${'a'.repeat(8150)}` } }, 'variables', 400],
       ];
       for (const [body, field, status] of cases) {
         const res = await post('/v1/scrape', body);
@@ -329,8 +354,24 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         task_type: 'template',
         task_payload: { template_id: 'nope' },
       });
-      assert.equal(unknown.statusCode, 400);
-      assert.equal(issuesOf(unknown)[0]?.field, 'task_payload.template_id');
+      assert.equal(unknown.statusCode, 404, 'an unknown template is a 404 in a task as anywhere');
+      assert.equal(unknown.json().message, 'Template not found');
+      const wrongInput = await post('/v1/scheduled-tasks', {
+        name: 'query for a scrape template',
+        cron_expression: '0 6 * * *',
+        task_type: 'template',
+        task_payload: { template_id: id, query: 'anvils', variables: { sku: 'A1' } },
+      });
+      assert.equal(wrongInput.statusCode, 400, 'a scrape template takes url, not query');
+      assert.equal(issuesOf(wrongInput)[0]?.field, 'task_payload.query');
+      const strayVariables = await post('/v1/scheduled-tasks', {
+        name: 'variables without a template',
+        cron_expression: '0 6 * * *',
+        task_type: 'scrape',
+        task_payload: { url: `${site.url}/p/A1`, variables: { sku: 'A1' } },
+      });
+      assert.equal(strayVariables.statusCode, 400, strayVariables.body);
+      assert.equal(issuesOf(strayVariables)[0]?.field, 'task_payload.variables');
 
       const created = await post('/v1/scheduled-tasks', {
         name: 'daily A1',
@@ -383,6 +424,38 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         (renamed.json().data.tasks as Array<{ task_id: string }>).map((x) => x.task_id),
         [viaScrape.json().data.task_id],
       );
+      // A version the tasks' next runs would refuse is not saved: a new required variable, domains leaving theirs out.
+      const needsColor = await t.request('PUT', `/v1/templates/${id}`, {
+        body: {
+          variables: {
+            sku: { type: 'string', required: true },
+            color: { type: 'string', required: true },
+          },
+        },
+      });
+      assert.equal(needsColor.statusCode, 409, needsColor.body);
+      const broken = needsColor.json().data.tasks as Array<{ task_id: string; issues: Array<{ field: string }> }>;
+      assert.deepEqual(broken.map((x) => x.task_id).sort(), [taskId, viaScrape.json().data.task_id].sort());
+      assert.deepEqual(
+        broken.map((x) => x.issues.map((i) => i.field)),
+        [['variables.color'], ['variables.color']],
+      );
+      const elsewhere = await t.request('PUT', `/v1/templates/${id}`, {
+        body: { allowed_domains: { type: 'exact', patterns: ['shop.example'] } },
+      });
+      assert.equal(elsewhere.statusCode, 409, elsewhere.body);
+      assert.equal(elsewhere.json().data.tasks[0].issues[0].field, 'url');
+      const optional = await t.request('PUT', `/v1/templates/${id}`, {
+        body: {
+          variables: {
+            sku: { type: 'string', required: true },
+            color: { type: 'string', defaultValue: 'red' },
+          },
+        },
+      });
+      assert.equal(optional.statusCode, 200, 'a variable with a default breaks no task');
+      assert.equal(optional.json().data.version, 3);
+
       await t.request('DELETE', `/v1/scheduled-tasks/${taskId}`);
       await t.request('DELETE', `/v1/scheduled-tasks/${viaScrape.json().data.task_id}`);
       assert.equal((await t.request('DELETE', `/v1/templates/${id}`)).statusCode, 200);
