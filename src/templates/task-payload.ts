@@ -61,7 +61,7 @@ export function payloadUse(
     throw new Error(`Unknown task type ${taskType}`);
   }
   if (use.templateRef === undefined && use.variables !== undefined)
-    throw new InvalidInputError([variablesWithoutTemplate(taskType === 'crawl' ? 'options.variables' : 'variables')]);
+    throw new InvalidInputError([variablesWithoutTemplate('variables')]);
   return use;
 }
 

@@ -377,10 +377,19 @@ describe('scheduled tasks on a deployment without Chromium', () => {
         'task_payload.options.wait_for',
       ],
       [
-        { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { template_id: 'tpl' } } },
-        'task_payload.options.template_id',
+        { ...base, task_type: 'crawl', task_payload: { url: 'https://example.com', options: { variables: { a: 1 } } } },
+        'task_payload.options.variables',
       ],
     ];
+    // An unknown template is a 404 in a task's payload, as wherever a template is named.
+    const unknownTemplate = await t.request('POST', '/v1/scheduled-tasks', {
+      body: {
+        ...base,
+        task_type: 'crawl',
+        task_payload: { url: 'https://example.com', options: { template_id: 'tpl' } },
+      },
+    });
+    assert.equal(unknownTemplate.statusCode, 404, unknownTemplate.body);
     for (const [body, field] of cases) {
       const res = await t.request('POST', '/v1/scheduled-tasks', { body });
       assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body.slice(0, 300)}`);
