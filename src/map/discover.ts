@@ -3,7 +3,7 @@
 import { chooseProxy, type ProxyPolicy, type Resolver } from '../net/address-guard.js';
 import { fetchPage, FetchError } from '../fetch/index.js';
 import { normalizeUrl } from '../crawl/scope/index.js';
-import { isReadable, SitemapReader, type ByteBudget } from './sitemap.js';
+import { isReadable, SitemapReader, type ByteBudget, type SitemapStop } from './sitemap.js';
 import { MAP_LIMITS } from './schema.js';
 
 export interface MapLink {
@@ -180,7 +180,10 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
       }
       return !stopped();
     };
-    task.done = readOne(task, onPage, budget, run, controller.signal).then((outcome) => {
+    task.done = readOne(task, onPage, budget, run, controller.signal).then(({ outcome, stoppedBy }) => {
+      // A sitemap's own caps (50 MiB, 50,000 <loc>) stop that sitemap; the answer says so as for the call's caps.
+      if (stoppedBy === 'too_large') cap('bytes');
+      else if (stoppedBy === 'entries') cap('entries');
       if (outcome === 'read') stats.read++;
       else if (outcome === 'failed' && !controller.signal.aborted) stats.failed++;
       if (budget.remaining <= 0) cap('bytes');
@@ -241,7 +244,7 @@ async function readOne(
   budget: ByteBudget,
   run: SitemapRun,
   signal: AbortSignal,
-): Promise<'read' | 'failed'> {
+): Promise<{ outcome: 'read' | 'failed'; stoppedBy?: SitemapStop }> {
   const reader = new SitemapReader(
     {
       page: onPage,
@@ -253,7 +256,7 @@ async function readOne(
     { maxBytes: MAP_LIMITS.sitemapBytes, maxEntries: MAP_LIMITS.sitemapEntries, budget },
   );
   const timeoutMs = run.deadline - Date.now();
-  if (timeoutMs <= 0 || signal.aborted) return 'failed';
+  if (timeoutMs <= 0 || signal.aborted) return { outcome: 'failed' };
   try {
     const proxy = chooseProxy(
       undefined,
@@ -274,14 +277,15 @@ async function readOne(
       bodySink: (chunk) => reader.write(chunk),
     });
     const summary = await reader.end();
-    if (page.statusCode < 200 || page.statusCode >= 300) return 'failed';
-    return isReadable(summary) ? 'read' : 'failed';
+    const stoppedBy = summary.stoppedBy !== undefined ? { stoppedBy: summary.stoppedBy } : {};
+    if (page.statusCode < 200 || page.statusCode >= 300) return { outcome: 'failed', ...stoppedBy };
+    return { outcome: isReadable(summary) ? 'read' : 'failed', ...stoppedBy };
   } catch (error) {
     // Whatever was read before a failure (a timeout, a cap) is kept; the sitemap still counts as failed.
     // Any error is this sitemap's alone: a map never fails because of one of its sitemaps.
-    await reader.end().catch(() => undefined);
+    const summary = await reader.end().catch(() => undefined);
     if (!(error instanceof FetchError) && !signal.aborted) run.onUnexpected?.(error, task.url);
-    return 'failed';
+    return { outcome: 'failed', ...(summary?.stoppedBy !== undefined ? { stoppedBy: summary.stoppedBy } : {}) };
   }
 }
 
