@@ -175,7 +175,7 @@ const envSchema = z.object({
   LLM_MAX_INPUT_CHARS: int(LLM_DEFAULTS.maxInputChars, 1000, 10_000_000),
   STRUCTURED_REQUIRE_MODEL: bool(false),
   SEARCH_INDEX: bool(true),
-  SEARCH_FTS_FLUSH_MS: int(250, 10, 60_000),
+  SEARCH_FTS_FLUSH_MS: int(2000, 10, 60_000),
   SEARXNG_URL: optionalUrl(['http:', 'https:']),
   SEARXNG_TIMEOUT_MS: int(10_000, 100, 600_000),
   SEARCH_SCRAPE_CONCURRENCY: int(5, 1, 100),

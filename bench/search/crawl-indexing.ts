@@ -1,7 +1,10 @@
-// Crawl throughput with the search index on and off: the same crawl of the local synthetic site (bench/crawl) by the
-// built service with SEARCH_INDEX=true and SEARCH_INDEX=false, on its default store (SQLite in DATA_DIR).
+// Crawl throughput with the search index on and off: the same crawl of a local site by the built service with
+// SEARCH_INDEX=true and SEARCH_INDEX=false, on its default store (SQLite in DATA_DIR). `--site synthetic` (the default)
+// is the crawl benchmark's light generated site (bench/crawl), the worst case for the index's share of a page's cost;
+// `--site articles` serves the 91 real article pages of the shared extraction set (article-site-server.ts here).
 //
 //   npx tsx bench/search/crawl-indexing.ts [--pages 1000] [--rounds 3] [--warmup 300] [--concurrency 16]
+//     [--site synthetic|articles]
 //
 // Each round starts one service per setting (alternating which goes first), each with an empty DATA_DIR: a warm-up
 // crawl (`--warmup` pages, so that V8 has compiled the hot code), then the measured crawl of `--pages` pages from `/`
@@ -28,12 +31,15 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '16' },
+    site: { type: 'string', default: 'synthetic' },
   },
 });
 const pages = Number(args.pages);
 const rounds = Number(args.rounds);
 const warmup = Number(args.warmup);
 const concurrency = Number(args.concurrency);
+const siteKind = args.site;
+if (siteKind !== 'synthetic' && siteKind !== 'articles') throw new Error('--site takes synthetic or articles');
 if (![pages, rounds, concurrency].every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(warmup))
   throw new Error('--pages, --rounds, --warmup and --concurrency take positive integers');
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-crawl-index-'));
@@ -187,7 +193,12 @@ async function main(): Promise<void> {
   ensureBuilt(root, log);
   const site = start(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench/crawl/site-server.ts'), String(Math.max(5000, pages * 2))],
+    [
+      '--import',
+      'tsx',
+      path.join(root, siteKind === 'articles' ? 'bench/search/article-site-server.ts' : 'bench/crawl/site-server.ts'),
+      String(Math.max(5000, pages * 2)),
+    ],
     { cwd: root, logFile: path.join(work, 'site.log') },
   );
   const runs: Run[] = [];
@@ -219,7 +230,7 @@ async function main(): Promise<void> {
   const cpuChange = (100 * (on.cpuMsPerPage - off.cpuMsPerPage)) / off.cpuMsPerPage;
 
   console.log(
-    `\nnode ${process.version}, ${os.availableParallelism()} cores; crawl of ${pages} pages (after a ${warmup}-page warm-up) at concurrency ${concurrency}, SQLite store, ${rounds} rounds\n`,
+    `\nnode ${process.version}, ${os.availableParallelism()} cores; crawl of ${pages} pages (after a ${warmup}-page warm-up) at concurrency ${concurrency}, SQLite store, ${rounds} rounds, ${siteKind} site\n`,
   );
   console.log('| run | pages | s | pages/s | CPU ms/page | DATA_DIR MB | check |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
@@ -236,6 +247,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       bench: 'crawl-indexing',
+      site: siteKind,
       pages,
       warmup,
       rounds,
