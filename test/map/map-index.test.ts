@@ -1,5 +1,5 @@
-// POST /v1/map with use_index: the URLs the key's own crawls, batch scrapes and scrapes saved are added, another key's never are; on both
-// databases.
+// POST /v1/map with use_index: the URLs the key's own crawls, batch scrapes and scrapes saved are added, another key's
+// never are; on both databases.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { html, type MapSite, startMapSite } from '../fixtures/map-site.js';
