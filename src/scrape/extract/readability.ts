@@ -62,6 +62,14 @@ const LINE_BREAKS: ReadonlySet<string> = new Set(['br', 'hr']);
 const CLEANED_HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2']);
 const TAGS_TO_SCORE = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
 
+/**
+ * An embedded post (a tweet, an Instagram post) in a "social-media-embed"-style wrapper: quoted content of the
+ * article, not a share bar, though its wrapper's class says "social".
+ */
+function isQuotedEmbed(node: Element, matchString: string): boolean {
+  return /(?:^|[\s_-])embed(?:$|[\s_-])/i.test(matchString) && findFirst(node, (e) => e.name === 'blockquote') !== null;
+}
+
 const RE = {
   unlikelyCandidates:
     /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i,
@@ -1084,6 +1092,7 @@ class Reader {
     if (hasAncestorTag(node, 'table', -1, isDataTable)) return false;
     if (hasAncestorTag(node, 'code')) return false;
     if (census.dataTable) return false;
+    if (isQuotedEmbed(node, `${getAttr(node, 'class') ?? ''} ${getAttr(node, 'id') ?? ''}`)) return false;
 
     const weight = this.getClassWeight(node);
     const contentScore = 0;
@@ -1250,6 +1259,7 @@ class Reader {
           if (
             RE.unlikelyCandidates.test(matchString) &&
             !RE.okMaybeItsACandidate.test(matchString) &&
+            !isQuotedEmbed(node, matchString) &&
             !hasAncestorTag(node, 'table') &&
             !hasAncestorTag(node, 'code') &&
             node.name !== 'body' &&

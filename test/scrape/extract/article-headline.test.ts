@@ -299,3 +299,21 @@ test('blog theme (site-name h1, article h2): the h2 is the headline, then the by
   const expected = fixture('blog-h2-title.md');
   assert.ok(markdown === expected, `markdown differs from blog-h2-title.md:\n${markdown}`);
 });
+
+test('an embedded post in a "social-media-embed" wrapper is quoted content of the article, kept in place', () => {
+  // A news theme wraps each tweet in <div class="social-media-embed">: "social" and "media" are chrome words for the
+  // scoring, but the blockquote is what the article quotes.
+  const tweet = 'Every loaf I bake on a cold morning takes an extra hour to rise, and the crumb is better for it.';
+  const body = PARAGRAPHS.replace(
+    '</p>',
+    `</p><div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${tweet}
+      <a href="https://t.co/x1">https://t.co/x1</a></p>— A Baker (@baker) <a href="https://twitter.com/baker/status/1">March 3, 2026</a></blockquote></div>`,
+  );
+  const markdown = markdownOf(
+    blogPage({ articleHeader: `<header class="entry-header"><h1 class="entry-title">${TITLE}</h1></header>`, body }),
+  );
+  assert.ok(markdown.includes(`> ${tweet}`), markdown);
+  assert.ok(markdown.indexOf(tweet) > markdown.indexOf(FIRST_SENTENCE), 'after the paragraph it follows');
+  assert.ok(markdown.includes('— A Baker (@baker)'), markdown);
+  assertNoChrome(markdown);
+});
