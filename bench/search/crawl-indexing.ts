@@ -1,10 +1,11 @@
 // Crawl throughput with the search index on and off: the same crawl of a local site by the built service with
-// SEARCH_INDEX=true and SEARCH_INDEX=false, on its default store (SQLite in DATA_DIR). `--site synthetic` (the default)
-// is the crawl benchmark's light generated site (bench/crawl), the worst case for the index's share of a page's cost;
-// `--site articles` serves the 91 real article pages of the shared extraction set (article-site-server.ts here).
+// SEARCH_INDEX=true and SEARCH_INDEX=false, on its default store (SQLite in DATA_DIR). `--site articles` (the default)
+// serves the 91 real article pages of the shared extraction set (article-site-server.ts here): what crawls of real
+// sites cost. `--site synthetic` is the crawl benchmark's light generated site (bench/crawl), 8 KB of text a page from
+// a 20-word vocabulary: the worst case for the index's share of a page's cost.
 //
 //   npx tsx bench/search/crawl-indexing.ts [--pages 1000] [--rounds 3] [--warmup 300] [--concurrency 16]
-//     [--site synthetic|articles]
+//     [--site articles|synthetic]
 //
 // Each round starts one service per setting (alternating which goes first), each with an empty DATA_DIR: a warm-up
 // crawl (`--warmup` pages, so that V8 has compiled the hot code), then the measured crawl of `--pages` pages from `/`
@@ -31,7 +32,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '16' },
-    site: { type: 'string', default: 'synthetic' },
+    site: { type: 'string', default: 'articles' },
   },
 });
 const pages = Number(args.pages);
