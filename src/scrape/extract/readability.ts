@@ -70,6 +70,13 @@ function isQuotedEmbed(node: Element, matchString: string): boolean {
   return /(?:^|[\s_-])embed(?:$|[\s_-])/i.test(matchString) && findFirst(node, (e) => e.name === 'blockquote') !== null;
 }
 
+/** The blockquote of an embedded post, as the platforms' embed codes mark it. */
+function isEmbeddedPost(blockquote: Element): boolean {
+  return /(?:^|\s)(?:twitter-tweet|instagram-media|tiktok-embed|threads-embed|bluesky-embed)(?:$|\s)/i.test(
+    getAttr(blockquote, 'class') ?? '',
+  );
+}
+
 const RE = {
   unlikelyCandidates:
     /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i,
@@ -1093,6 +1100,8 @@ class Reader {
     if (hasAncestorTag(node, 'code')) return false;
     if (census.dataTable) return false;
     if (isQuotedEmbed(node, `${getAttr(node, 'class') ?? ''} ${getAttr(node, 'id') ?? ''}`)) return false;
+    // A post's own paragraphs are mostly links (handles, hashtags, t.co URLs): the post is quoted whole.
+    if (hasAncestorTag(node, 'blockquote', -1, isEmbeddedPost)) return false;
 
     const weight = this.getClassWeight(node);
     const contentScore = 0;

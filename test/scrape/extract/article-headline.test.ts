@@ -307,7 +307,10 @@ test('an embedded post in a "social-media-embed" wrapper is quoted content of th
   const body = PARAGRAPHS.replace(
     '</p>',
     `</p><div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${tweet}
-      <a href="https://t.co/x1">https://t.co/x1</a></p>— A Baker (@baker) <a href="https://twitter.com/baker/status/1">March 3, 2026</a></blockquote></div>`,
+      <a href="https://t.co/x1">https://t.co/x1</a></p>— A Baker (@baker) <a href="https://twitter.com/baker/status/1">March 3, 2026</a></blockquote></div>
+      <div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">proof. it. works.
+      <a href="https://twitter.com/hashtag/sourdough">#sourdough</a><br><br>⬇️<a href="https://t.co/x2">https://t.co/x2</a></p>
+      — Another Baker (@baker2) <a href="https://twitter.com/baker2/status/2">March 4, 2026</a></blockquote></div>`,
   );
   const markdown = markdownOf(
     blogPage({ articleHeader: `<header class="entry-header"><h1 class="entry-title">${TITLE}</h1></header>`, body }),
@@ -315,5 +318,7 @@ test('an embedded post in a "social-media-embed" wrapper is quoted content of th
   assert.ok(markdown.includes(`> ${tweet}`), markdown);
   assert.ok(markdown.indexOf(tweet) > markdown.indexOf(FIRST_SENTENCE), 'after the paragraph it follows');
   assert.ok(markdown.includes('— A Baker (@baker)'), markdown);
+  // A post that is mostly links (a hashtag, a t.co URL) keeps its text too.
+  assert.ok(markdown.includes('> proof. it. works.'), markdown);
   assertNoChrome(markdown);
 });
