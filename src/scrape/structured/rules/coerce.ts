@@ -167,13 +167,35 @@ export function toBoolean(value: FactValue, ctx: CoerceContext): boolean | null 
   if (typeof v === 'boolean') return v;
   if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : null;
   if (isItem(v)) return null;
-  const key = normalizeKey(stripVocabulary(v));
+  return booleanWord(v);
+}
+
+/** The yes/no a text states ("yes", "In stock", "https://schema.org/SoldOut"), or null. */
+export function booleanWord(text: string): boolean | null {
+  const key = normalizeKey(stripVocabulary(text));
   if (TRUE_WORDS.has(key)) return true;
   if (FALSE_WORDS.has(key)) return false;
   return null;
 }
 
-/** The enum member a value names (exactly, case-insensitively, or ignoring separators), else null. */
+/**
+ * What schema.org's enumeration members are called in clients' enums (after normalizeKey): an event's status without
+ * its "Event" prefix, its attendance mode as in person / online / hybrid.
+ */
+const ENUM_ALIASES: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    'event scheduled': ['scheduled'],
+    'event cancelled': ['cancelled', 'canceled'],
+    'event postponed': ['postponed'],
+    'event rescheduled': ['rescheduled'],
+    'event moved online': ['moved online', 'online'],
+    'offline event attendance mode': ['in person', 'offline', 'on site', 'onsite', 'physical'],
+    'online event attendance mode': ['online', 'virtual'],
+    'mixed event attendance mode': ['hybrid', 'mixed'],
+  }).map(([member, aliases]) => [normalizeKey(member), aliases.map(normalizeKey)]),
+);
+
+/** The enum member a value names (exactly, case-insensitively, ignoring separators, or by alias), else null. */
 export function matchEnum(value: unknown, members: ReadonlyArray<unknown>): unknown {
   if (value === null || value === undefined) return null;
   for (const m of members) if (m === value) return m;
@@ -183,5 +205,7 @@ export function matchEnum(value: unknown, members: ReadonlyArray<unknown>): unkn
   for (const m of members) if (typeof m === 'string' && m.toLowerCase() === lower) return m;
   const key = normalizeKey(text);
   for (const m of members) if (typeof m === 'string' && key && normalizeKey(m) === key) return m;
+  for (const alias of ENUM_ALIASES.get(normalizeKey(stripVocabulary(text))) ?? [])
+    for (const m of members) if (typeof m === 'string' && normalizeKey(m) === alias) return m;
   return null;
 }

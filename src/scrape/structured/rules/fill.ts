@@ -17,6 +17,7 @@ import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 import { calendarDate } from './dates.js';
+import { objectFromText } from './text-items.js';
 import { typeWords } from './structure.js';
 
 interface FillContext extends CoerceContext {
@@ -115,7 +116,10 @@ export function fillValue(
       const elements = expandLists(candidates, ctx.byId);
       for (const element of asksDay(items) ? elements.flatMap(perDay) : elements) {
         if (out.length >= limit) break;
-        const filled = fillValue(items, [element], ctx, depth + 1);
+        const filled =
+          typeof element === 'string'
+            ? objectFromText(items, element, ctx.root)
+            : fillValue(items, [element], ctx, depth + 1);
         if (filled !== null) out.push(filled);
       }
     } else {

@@ -1,6 +1,7 @@
 // Matching a schema's property name to what a page states: the entity's own property of that name, then the
 // synonym group's paths, then the same with a type prefix stripped ('product_price' -> 'price'). Also the meta
 // keys and visible labels a name may be read from. Names compare after normalizeKey.
+import { booleanWord } from './coerce.js';
 import { isItem, type FactItem, type FactValue } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
@@ -140,12 +141,15 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
   return out;
 }
 
-/** The opposite yes/no of stated booleans ("false" -> true); anything that is no yes/no is dropped. */
+/** The opposite yes/no of stated booleans ("false" -> true, "SoldOut" -> true); anything else is dropped. */
 function negated(values: FactValue[]): FactValue[] {
   const out: FactValue[] = [];
   for (const v of values) {
     if (typeof v === 'boolean') out.push(!v);
-    else if (typeof v === 'string' && /^(?:true|false)$/i.test(v.trim())) out.push(v.trim().toLowerCase() !== 'true');
+    else if (typeof v === 'string') {
+      const stated = booleanWord(v);
+      if (stated !== null) out.push(!stated);
+    }
   }
   return out;
 }

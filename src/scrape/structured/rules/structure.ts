@@ -36,12 +36,25 @@ function singular(w: string): string {
 /** Type words that say nothing about what the thing is. */
 const VAGUE_TYPE_WORDS = new Set(['thing', 'object', 'creative', 'work', 'web', 'page', 'local', 'action', 'item']);
 
-/** The words of an item's types ('MusicAlbum' -> musicalbum, music, album). */
+/** Other words clients use for a type word: a Store is a shop, a dentist a practice, an Event a conference. */
+const TYPE_WORD_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['store', ['shop']],
+  ['dentist', ['practice', 'clinic']],
+  ['physician', ['practice', 'clinic']],
+  ['medical', ['practice', 'clinic']],
+  ['event', ['conference', 'festival']],
+]);
+
+/** The words of an item's types ('MusicAlbum' -> musicalbum, music, album), with their aliases. */
 export function typeWords(item: FactItem): Set<string> {
   const out = new Set<string>();
   for (const type of item.types) {
     out.add(normalizeKey(type));
-    for (const w of words(type)) if (w.length > 2 && !VAGUE_TYPE_WORDS.has(w)) out.add(w);
+    for (const w of words(type)) {
+      if (w.length <= 2 || VAGUE_TYPE_WORDS.has(w)) continue;
+      out.add(w);
+      for (const alias of TYPE_WORD_ALIASES.get(w) ?? []) out.add(alias);
+    }
   }
   return out;
 }
@@ -136,6 +149,8 @@ function partOf(item: FactItem, tokens: string[], lookup: Lookup, byId: Readonly
   const thing = tokens.slice(0, -1).join(' ');
   const stated = lookup(item, thing).map((v) => deref(v, byId));
   const related = stated.filter(isItem);
+  // "shop name" on a Store, "conference name" on an Event: the thing is the item itself before anything nested in it.
+  if (!related.length && tokens.length === 2 && typeWords(item).has(singular(thing))) related.push(item);
   if (!related.length && tokens.length === 2) related.push(...nestedOfType(item, singular(thing), byId));
   const out: FactValue[] = [];
   if (URL_WORDS.has(part)) {

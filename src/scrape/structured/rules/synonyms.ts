@@ -31,14 +31,35 @@ export interface SynonymGroup {
 
 export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   {
-    names: ['name', 'title', 'headline', 'product name', 'product title'],
+    names: [
+      'name',
+      'title',
+      'headline',
+      'product name',
+      'product title',
+      // A show's, an article's or a post's own name ("<type> name" is read by structure: a hotel_name only on a Hotel).
+      'show',
+      'show name',
+      'article title',
+      'post title',
+    ],
     paths: ['name', 'headline', 'title', 'alternativeHeadline'],
     meta: ['og:title', 'twitter:title'],
     metadata: 'title',
     pageTitle: true,
   },
   {
-    names: ['description', 'summary', 'abstract'],
+    names: [
+      'description',
+      'summary',
+      'abstract',
+      'dek',
+      'standfirst',
+      'subtitle',
+      'subheading',
+      'subhead',
+      'strapline',
+    ],
     paths: ['description', 'abstract'],
     meta: ['og:description', 'description', 'twitter:description'],
     metadata: 'description',
@@ -84,7 +105,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     labels: ['marke', 'hersteller', 'marque', 'fabricant', 'marca', 'fabricante', 'made by'],
   },
   {
-    names: ['sku', 'item number'],
+    names: ['sku', 'item number', 'style code', 'style number', 'product code', 'item code', 'article number'],
     paths: ['sku', 'offers.sku'],
     meta: ['product:retailer_item_id', 'product:sku'],
     labels: ['artikelnummer', 'art nr', 'référence', 'réf', 'ref', 'referencia'],
@@ -147,7 +168,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['review', 'reviews', 'aggregateRating.reviewCount', 'aggregateRating.ratingCount'],
   },
   {
-    names: ['author', 'authors', 'author name', 'byline', 'writer', 'creator', 'by'],
+    names: ['author', 'authors', 'author name', 'byline', 'writer', 'creator', 'by', 'chef', 'written by', 'posted by'],
     paths: ['author', 'creator'],
     meta: ['author', 'article:author', 'twitter:creator'],
     metadata: 'author',
@@ -182,22 +203,51 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['date created', 'created', 'created at', 'creation date'], paths: ['dateCreated', 'datePublished'] },
   {
-    names: ['date modified', 'modified', 'updated', 'updated at', 'last modified', 'last updated', 'date updated'],
+    names: [
+      'date modified',
+      'modified',
+      'updated',
+      'updated at',
+      'last modified',
+      'last updated',
+      'date updated',
+      'updated date',
+      'modified date',
+    ],
     paths: ['dateModified'],
     meta: ['article:modified_time', 'og:updated_time'],
   },
   // A Course states its dates, mode and teachers on its CourseInstance.
   {
-    names: ['start date', 'start', 'start time', 'starts', 'event date', 'begins'],
+    names: ['start date', 'start', 'start time', 'starts', 'event date', 'begins', 'starts at', 'start datetime'],
     paths: ['startDate', 'hasCourseInstance.startDate'],
   },
-  { names: ['end date', 'end', 'end time', 'ends'], paths: ['endDate', 'hasCourseInstance.endDate'] },
+  {
+    names: ['end date', 'end', 'end time', 'ends', 'ends at', 'end datetime'],
+    paths: ['endDate', 'hasCourseInstance.endDate'],
+  },
   {
     names: ['year', 'release year', 'year published', 'publication year'],
     paths: ['copyrightYear', 'datePublished', 'dateCreated', 'startDate'],
   },
   {
-    names: ['image', 'image url', 'images', 'photo', 'photos', 'picture', 'thumbnail', 'thumbnail url', 'main image'],
+    names: [
+      'image',
+      'image url',
+      'images',
+      'photo',
+      'photos',
+      'picture',
+      'thumbnail',
+      'thumbnail url',
+      'main image',
+      'featured image',
+      'featured image url',
+      'hero image',
+      'hero image url',
+      'cover image',
+      'lead image',
+    ],
     paths: ['image', 'thumbnailUrl', 'thumbnail'],
     meta: ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'],
   },
@@ -302,7 +352,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['postalCode', 'address.postalCode', 'location.address.postalCode', 'jobLocation.address.postalCode'],
   },
   {
-    names: ['state', 'region'],
+    names: ['state', 'region', 'province', 'county'],
     paths: [
       'addressRegion',
       'address.addressRegion',
@@ -311,7 +361,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     ],
   },
   {
-    names: ['city', 'locality'],
+    names: ['city', 'locality', 'suburb', 'town', 'office city'],
     paths: [
       'addressLocality',
       'address.addressLocality',
@@ -329,7 +379,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'countryOfOrigin',
     ],
   },
-  { names: ['organizer', 'organiser', 'host'], paths: ['organizer'] },
+  {
+    names: ['organizer', 'organiser', 'host', 'promoter', 'organized by', 'organised by', 'presented by'],
+    paths: ['organizer'],
+  },
+  // An offer's own name is its ticket tier; a session's location name its room.
+  { names: ['tier', 'ticket tier', 'ticket type', 'ticket name'], paths: ['name'] },
+  { names: ['room', 'room name', 'hall', 'stage'], paths: ['location.name'] },
+  // "Sold out" is the opposite of in stock.
+  { names: ['sold out', 'is sold out'], paths: ['availability', 'offers.availability'], negate: true },
+  { names: ['latitude', 'lat'], paths: ['geo.latitude', 'latitude', 'location.geo.latitude'] },
+  { names: ['longitude', 'lng', 'lon', 'long'], paths: ['geo.longitude', 'longitude', 'location.geo.longitude'] },
+  { names: ['isbn', 'isbn13', 'isbn 13', 'isbn10', 'isbn 10'], paths: ['isbn', 'gtin13'] },
   {
     names: ['performer', 'performers', 'artist', 'artists', 'lineup', 'speaker', 'speakers', 'presenter', 'presenters'],
     paths: ['performer'],
@@ -460,6 +521,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: ['os', 'operating system', 'operating systems', 'platform', 'platforms', 'supported platforms'],
     paths: ['operatingSystem', 'gamePlatform', 'availableOnDevice'],
     labels: ['betriebssystem', 'système d exploitation', 'sistema operativo'],
+    // "macOS, Windows" is one stated text.
+    split: 'comma',
   },
   { names: ['format', 'book format', 'binding'], paths: ['bookFormat', 'format', 'encodingFormat'] },
   {
