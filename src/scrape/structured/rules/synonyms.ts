@@ -49,23 +49,14 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     pageTitle: true,
   },
   {
-    names: [
-      'description',
-      'summary',
-      'abstract',
-      'dek',
-      'standfirst',
-      'subtitle',
-      'subheading',
-      'subhead',
-      'strapline',
-    ],
+    names: ['description', 'summary', 'abstract', 'dek', 'standfirst', 'subheading', 'subhead', 'strapline'],
     paths: ['description', 'abstract'],
     meta: ['og:description', 'description', 'twitter:description'],
     metadata: 'description',
   },
   {
-    names: ['price', 'current price', 'sale price', 'amount'],
+    // Clients' schemas in German, French, Spanish and Italian name the price in their language.
+    names: ['price', 'current price', 'sale price', 'amount', 'preis', 'prix', 'precio', 'prezzo'],
     paths: ['offers.price', 'offers.lowPrice', 'offers.priceSpecification.price', 'price'],
     meta: ['product:price:amount', 'og:price:amount'],
     labels: ['our price', 'sale price', 'price now', 'preis', 'prix', 'precio', 'prezzo', 'unser preis', 'notre prix'],
@@ -75,7 +66,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['offers.lowPrice', 'lowPrice'],
   },
   {
-    names: ['high price', 'max price', 'highest price', 'maximum price'],
+    names: ['high price', 'max price', 'highest price', 'maximum price', 'price max', 'price to', 'to price'],
     paths: ['offers.highPrice', 'highPrice'],
   },
   {
@@ -83,7 +74,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['offers.offerCount', 'offerCount'],
   },
   {
-    names: ['currency', 'price currency', 'currency code'],
+    names: ['currency', 'price currency', 'currency code', 'waehrung', 'währung', 'devise', 'moneda', 'valuta'],
     paths: ['offers.priceCurrency', 'offers.priceSpecification.priceCurrency', 'priceCurrency', 'currency'],
     meta: ['product:price:currency', 'og:price:currency'],
   },
@@ -105,7 +96,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     labels: ['marke', 'hersteller', 'marque', 'fabricant', 'marca', 'fabricante', 'made by'],
   },
   {
-    names: ['sku', 'item number', 'style code', 'style number', 'product code', 'item code', 'article number'],
+    names: [
+      'sku',
+      'item number',
+      'style code',
+      'style number',
+      'product code',
+      'item code',
+      'article number',
+      'artikelnummer',
+      'référence',
+      'referencia',
+    ],
     paths: ['sku', 'offers.sku'],
     meta: ['product:retailer_item_id', 'product:sku'],
     labels: ['artikelnummer', 'art nr', 'référence', 'réf', 'ref', 'referencia'],
@@ -147,6 +149,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   {
     names: [
       'review count',
+      'anzahl bewertungen',
+      'nombre d avis',
       'reviews count',
       'number of reviews',
       'num reviews',
@@ -260,6 +264,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['category', 'categories', 'section', 'article section', 'genre'],
+    // "Composting, Winter Gardening": one stated text of several sections.
+    split: 'comma',
     paths: ['category', 'articleSection', 'genre', 'recipeCategory'],
     meta: ['article:section'],
     labels: ['kategorie', 'catégorie', 'categoría', 'rubrik', 'rubrique'],
@@ -388,6 +394,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['room', 'room name', 'hall', 'stage'], paths: ['location.name'] },
   // "Sold out" is the opposite of in stock.
   { names: ['sold out', 'is sold out'], paths: ['availability', 'offers.availability'], negate: true },
+  // A subtitle is its own line (a book's "A Novel"), not the description.
+  { names: ['subtitle', 'sub title'], paths: ['alternativeHeadline', 'alternateName'] },
+  {
+    names: ['min age', 'minimum age', 'age limit', 'age restriction'],
+    paths: ['typicalAgeRange', 'audience.suggestedMinAge'],
+  },
+  {
+    names: ['education level', 'education', 'education requirements', 'required education'],
+    paths: ['educationRequirements.credentialCategory', 'educationRequirements'],
+  },
+  { names: ['profile url', 'profile link', 'profile'], paths: ['url', 'sameAs'] },
+  { names: ['bio', 'biography', 'author bio'], paths: ['description'] },
   { names: ['latitude', 'lat'], paths: ['geo.latitude', 'latitude', 'location.geo.latitude'] },
   { names: ['longitude', 'lng', 'lon', 'long'], paths: ['geo.longitude', 'longitude', 'location.geo.longitude'] },
   { names: ['isbn', 'isbn13', 'isbn 13', 'isbn10', 'isbn 10'], paths: ['isbn', 'gtin13'] },
@@ -481,7 +499,16 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['max', 'maximum', 'max value'], paths: ['maxValue', 'value.maxValue'] },
   { names: ['per', 'unit', 'period', 'interval', 'unit text'], paths: ['unitText', 'value.unitText'] },
   {
-    names: ['valid through', 'deadline', 'closing date', 'application deadline', 'expires'],
+    names: [
+      'valid through',
+      'deadline',
+      'closing date',
+      'application deadline',
+      'expires',
+      'apply by',
+      'apply before',
+      'applications close',
+    ],
     paths: ['validThrough'],
   },
   { names: ['job title', 'position title'], paths: ['title', 'name'] },

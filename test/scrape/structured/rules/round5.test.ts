@@ -137,3 +137,42 @@ describe('"<type> name" and other names', () => {
     });
   });
 });
+
+describe('more names', () => {
+  test('sections stated as one text are split; German names; profile url, bio, subtitle, minimum age', () => {
+    const post = page({
+      '@type': 'BlogPosting',
+      headline: 'Hot composting in winter',
+      alternativeHeadline: 'How I kept my pile warm',
+      description: 'A winter of compost.',
+      articleSection: 'Composting, Winter Gardening',
+      author: { '@type': 'Person', name: 'Ruth', url: 'https://example.com/ruth', description: 'A former grower.' },
+    });
+    const out = rules(
+      post,
+      objectSchema({
+        categories: { type: 'array', items: STRING },
+        subtitle: STRING,
+        author: objectSchema({ name: STRING, profile_url: STRING, bio: STRING }),
+      }),
+    );
+    assert.deepEqual(out, {
+      categories: ['Composting', 'Winter Gardening'],
+      subtitle: 'How I kept my pile warm',
+      author: { name: 'Ruth', profile_url: 'https://example.com/ruth', bio: 'A former grower.' },
+    });
+    const product = page({
+      '@type': 'Product',
+      name: 'Gartenschere',
+      sku: 'GW-BS21',
+      offers: { '@type': 'Offer', price: '34.95', priceCurrency: 'EUR' },
+    });
+    assert.deepEqual(rules(product, objectSchema({ preis: NUMBER, waehrung: STRING, artikelnummer: STRING })), {
+      preis: 34.95,
+      waehrung: 'EUR',
+      artikelnummer: 'GW-BS21',
+    });
+    const show = page({ '@type': 'TheaterEvent', name: 'The Tempest', typicalAgeRange: '14+' });
+    assert.equal(rules(show, objectSchema({ min_age: { type: 'integer' } }))['min_age'], 14);
+  });
+});
