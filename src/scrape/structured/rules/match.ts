@@ -3,7 +3,7 @@
 // keys and visible labels a name may be read from. Names compare after normalizeKey.
 import { booleanWord } from './coerce.js';
 import { isItem, type FactItem, type FactValue } from './facts.js';
-import { normalizeKey } from './keys.js';
+import { localName, normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
 import { structuralValues } from './structure.js';
 import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
@@ -122,7 +122,7 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
     const group = synonymGroup(key);
     for (const path of group?.paths ?? []) {
       const values = valuesAt(item, path, byId);
-      take(group?.group.negate ? negated(values) : values);
+      take(group?.group.negate ? negated(values) : group?.group.member ? namedMember(values, key) : values);
     }
   }
   // Last, the same key one level down in the parts of the thing itself (an address's postalCode, an offer's
@@ -139,6 +139,15 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
   // Last of all, by structure: the item's own type, counts, parts of related things, camel-case words.
   if (!out.length) take(structuralValues(item, name, (i, n) => entityValues(i, n, byId), byId));
   return out;
+}
+
+/** `true` when one of the stated members holds the name's words ('is vegan' in VeganDiet), else nothing. */
+function namedMember(values: FactValue[], name: string): FactValue[] {
+  const key = normalizeKey(name);
+  // "is_vegan": the words after "is" (the group's names say which names reach here).
+  const words = key.startsWith('is') && key.length > 4 ? key.slice(2) : key;
+  const named = values.some((v) => typeof v === 'string' && normalizeKey(localName(v)).includes(words));
+  return named ? [true] : [];
 }
 
 /** The opposite yes/no of stated booleans ("false" -> true, "SoldOut" -> true); anything else is dropped. */

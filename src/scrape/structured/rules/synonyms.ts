@@ -25,6 +25,11 @@ export interface SynonymGroup {
   split?: 'comma' | 'lines';
   /** The paths state the opposite yes/no (`paywalled` is `isAccessibleForFree: false`): booleans are negated. */
   negate?: boolean;
+  /**
+   * The paths name enumeration members (`suitableForDiet: VegetarianDiet`): the property is true when one of them
+   * holds its name's words (`vegetarian`, `gluten free`); otherwise nothing is stated.
+   */
+  member?: boolean;
   /** The meta/metadata values are page titles: a site-name suffix is dropped (see pageTitle in fill.ts). */
   pageTitle?: boolean;
 }
@@ -394,6 +399,27 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['room', 'room name', 'hall', 'stage'], paths: ['location.name'] },
   // "Sold out" is the opposite of in stock.
   { names: ['sold out', 'is sold out'], paths: ['availability', 'offers.availability'], negate: true },
+  // A recipe states its diets as members: VegetarianDiet, VeganDiet, GlutenFreeDiet, HalalDiet, LowSaltDiet...
+  {
+    names: [
+      'vegetarian',
+      'vegan',
+      'gluten free',
+      'halal',
+      'kosher',
+      'hindu',
+      'low calorie',
+      'low fat',
+      'low lactose',
+      'low salt',
+      'diabetic',
+      'is vegetarian',
+      'is vegan',
+      'is gluten free',
+    ],
+    paths: ['suitableForDiet'],
+    member: true,
+  },
   // A subtitle is its own line (a book's "A Novel"), not the description.
   { names: ['subtitle', 'sub title'], paths: ['alternativeHeadline', 'alternateName'] },
   {

@@ -176,3 +176,18 @@ describe('more names', () => {
     assert.equal(rules(show, objectSchema({ min_age: { type: 'integer' } }))['min_age'], 14);
   });
 });
+
+describe('diets', () => {
+  test('vegetarian, vegan, gluten free from suitableForDiet members; a diet not stated is null', () => {
+    const recipe = page({
+      '@type': 'Recipe',
+      name: 'Pasta alla Norma',
+      suitableForDiet: ['https://schema.org/VegetarianDiet', 'https://schema.org/GlutenFreeDiet'],
+    });
+    assert.deepEqual(rules(recipe, objectSchema({ vegetarian: BOOLEAN, is_gluten_free: BOOLEAN, vegan: BOOLEAN })), {
+      vegetarian: true,
+      is_gluten_free: true,
+      vegan: null,
+    });
+  });
+});
