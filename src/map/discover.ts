@@ -181,9 +181,9 @@ export async function collectSitemaps(run: SitemapRun): Promise<SitemapStats> {
       return !stopped();
     };
     task.done = readOne(task, onPage, budget, run, controller.signal).then(({ outcome, stoppedBy }) => {
-      // A sitemap's own caps (50 MiB, 50,000 <loc>) stop that sitemap; the answer says so as for the call's caps.
-      if (stoppedBy === 'too_large') cap('bytes');
-      else if (stoppedBy === 'entries') cap('entries');
+      // A sitemap's own caps (50 MiB, 50,000 <loc>) stop that sitemap alone; the answer names them as the call's caps.
+      if (stoppedBy === 'too_large') stats.capped ??= 'bytes';
+      else if (stoppedBy === 'entries') stats.capped ??= 'entries';
       if (outcome === 'read') stats.read++;
       else if (outcome === 'failed' && !controller.signal.aborted) stats.failed++;
       if (budget.remaining <= 0) cap('bytes');

@@ -141,9 +141,9 @@ const FTS_FLUSH_BATCH = 500;
  * until none wait; answers how many it indexed. Each transaction's first statement writes, so it holds the write lock
  * from its start (no read snapshot to upgrade), and the same pending rows are indexed and taken off the list.
  */
-export async function flushPendingFts(db: Kysely<Database>): Promise<number> {
+export async function flushPendingFts(db: Kysely<Database>, maxBatches = Number.POSITIVE_INFINITY): Promise<number> {
   let indexed = 0;
-  for (;;) {
+  for (let batches = 0; batches < maxBatches; batches++) {
     const waiting = await sql<{ id: number }>`select id from search_fts_pending limit 1`.execute(db);
     if (waiting.rows.length === 0) return indexed;
     const batch = await db.transaction().execute(async (trx) => {
@@ -158,7 +158,11 @@ export async function flushPendingFts(db: Kysely<Database>): Promise<number> {
     indexed += batch;
     if (batch < FTS_FLUSH_BATCH) return indexed;
   }
+  return indexed;
 }
+
+/** Batches a search flushes first: the pages of its own moment, not a backlog (the flush loop takes that). */
+const SEARCH_FLUSH_BATCHES = 2;
 
 export class SearchIndex {
   constructor(
@@ -173,8 +177,9 @@ export class SearchIndex {
   }
 
   private async searchSqlite(ownerId: string, query: IndexQuery): Promise<IndexHit[]> {
-    // Pages saved since the last flush are found too.
-    await flushPendingFts(this.db);
+    // Pages saved since the last flush are found too. A search stays a read when it cannot write: another process
+    // holding the write lock past busy_timeout (or a backlog past two batches) costs it the newest pages, not a 500.
+    await flushPendingFts(this.db, SEARCH_FLUSH_BATCHES).catch(() => 0);
     const match = fts5Expression(query.terms);
     // The key's rows are read through search_documents_filter (id, owner_id, host, indexed_at, language): a row of
     // search_documents holds its page's text, a page of the file (and overflow pages for the columns after body).

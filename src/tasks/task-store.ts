@@ -65,9 +65,11 @@ export async function tasksUsingTemplate(
     .selectFrom('scheduled_tasks')
     .select(['id', 'name', 'task_type', 'task_payload'])
     .where('owner_id', '=', ownerId)
-    // Ids are UUIDs and slugs [a-z0-9-]: nothing in them is special to LIKE.
-    .where((eb) => eb.or(refs.map((ref) => eb('task_payload', 'like', `%${ref}%`))))
+    // Ids are UUIDs and slugs [a-z0-9-]: nothing in them is special to LIKE. A payload may spell an id in upper case
+    // (the id is the same): compared in lower case (SQLite's LIKE folds ASCII case itself; PostgreSQL's does not).
+    .where((eb) => eb.or(refs.map((ref) => eb(eb.fn('lower', ['task_payload']), 'like', `%${ref.toLowerCase()}%`))))
     .execute();
+  const wanted = new Set(refs.map((ref) => ref.toLowerCase()));
   return rows
     .map((row) => ({
       task_id: row.id,
@@ -77,7 +79,7 @@ export async function tasksUsingTemplate(
     }))
     .filter((task) => {
       const named = templateIdOf(task.task_type, task.task_payload);
-      return typeof named === 'string' && refs.includes(named);
+      return typeof named === 'string' && wanted.has(named.toLowerCase());
     });
 }
 

@@ -13,6 +13,11 @@ export type TemplateUse = 'scrape' | 'crawl' | 'search' | 'batch_scrape';
 
 /** The largest request a template may expand into (characters of its JSON), as a direct request's body limit. */
 const MAX_EXPANDED_CHARS = 1024 * 1024;
+/**
+ * A batch scrape's: its own `urls` may fill a body of BATCH_BODY_LIMIT_BYTES (8 MiB by default) before the template's
+ * options and placeholders add theirs.
+ */
+const MAX_EXPANDED_BATCH_CHARS = 9 * 1024 * 1024;
 
 // `{{ name }}`: a bounded class and no nested quantifier, so matching is linear.
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
@@ -255,23 +260,11 @@ export function expandTemplate(
   const filling = { values, declared: new Set(Object.keys(content.variables)) };
   // Placeholders can multiply a template's 64 KB (an 8 KB value in every one of 12,000 of them): the size is bounded
   // before anything is built, from the placeholders and the values' lengths.
-  if (expandedSizeBound(merged, filling) > MAX_EXPANDED_CHARS) {
-    issues.push({
-      field: 'variables',
-      code: 'too_big',
-      message: `The expanded request is over ${MAX_EXPANDED_CHARS / 1024} KB`,
-    });
-    return { body: {}, issues };
-  }
+  const limit = use === 'batch_scrape' ? MAX_EXPANDED_BATCH_CHARS : MAX_EXPANDED_CHARS;
+  const tooBig = { field: 'variables', code: 'too_big', message: `The expanded request is over ${limit / 1024} KB` };
+  if (expandedSizeBound(merged, filling, limit) > limit) return { body: {}, issues: [...issues, tooBig] };
   const body = fill(merged, filling, URL_KEYS[use]) as Record<string, unknown>;
-  if (JSON.stringify(body).length > MAX_EXPANDED_CHARS) {
-    issues.push({
-      field: 'variables',
-      code: 'too_big',
-      message: `The expanded request is over ${MAX_EXPANDED_CHARS / 1024} KB`,
-    });
-    return { body: {}, issues };
-  }
+  if (JSON.stringify(body).length > limit) return { body: {}, issues: [...issues, tooBig] };
   if (content.allowed_domains) issues.push(...domainIssues(body, use, domainMatcher(content.allowed_domains)));
   return { body, issues };
 }
@@ -280,7 +273,7 @@ export function expandTemplate(
  * An upper bound of the characters of the filled request's JSON: the request as written plus, for each placeholder,
  * its value at its longest (percent-encoded in a URL, or escaped in JSON elsewhere). Each value is measured once.
  */
-function expandedSizeBound(merged: Record<string, unknown>, filling: Filling): number {
+function expandedSizeBound(merged: Record<string, unknown>, filling: Filling, limit: number): number {
   const longest = new Map<string, number>();
   for (const [name, value] of filling.values) {
     const text = String(value);
@@ -291,7 +284,7 @@ function expandedSizeBound(merged: Record<string, unknown>, filling: Filling): n
     if (typeof value === 'string') {
       for (const m of value.matchAll(PLACEHOLDER)) {
         total += longest.get(m[1] as string) ?? 0;
-        if (total > MAX_EXPANDED_CHARS) return;
+        if (total > limit) return;
       }
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item);

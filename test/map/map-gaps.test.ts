@@ -159,20 +159,28 @@ describe('POST /v1/map: what map-api.test.ts does not reach', () => {
   });
 
   // A sitemap's own caps are named as the call's are (the answer had no `capped` for them: URLs were lost silently).
-  it('says capped "entries" when one sitemap passes its own 50,000 <loc>', async () => {
+  it('says capped "entries" when one sitemap passes its own 50,000 <loc>; the other sitemaps are still read', async () => {
     const s = await site({ '/': html('Home', []) });
     const repeats = MAP_LIMITS.sitemapEntries - 1;
-    s.routes.set('/robots.txt', { body: `Sitemap: ${s.url}/one.xml\n` });
+    s.routes.set('/robots.txt', { body: `Sitemap: ${s.url}/one.xml\nSitemap: ${s.url}/two.xml\n` });
     s.routes.set(
       '/one.xml',
       xml(
         `<urlset>${entry(`${s.url}/first`)}${entry(`${s.url}/dup`).repeat(repeats)}${entry(`${s.url}/over`)}</urlset>`,
       ),
     );
+    s.routes.set('/two.xml', xml(`<urlset>${entry(`${s.url}/second`)}</urlset>`));
     const body = await map({ url: `${s.url}/` });
     const urls = urlsOf(body);
-    assert.deepEqual(urls, [`${s.url}/first`, `${s.url}/dup`, `${s.url}/`], 'the 50,001st <loc> is not read');
+    assert.ok(!urls.includes(`${s.url}/over`), 'the 50,001st <loc> is not read');
+    // A sitemap's own cap stops that sitemap alone (it once aborted every other one).
+    assert.deepEqual(
+      [...urls].sort(),
+      [`${s.url}/`, `${s.url}/dup`, `${s.url}/first`, `${s.url}/second`],
+      JSON.stringify(body.sources),
+    );
     assert.equal(body.sources.sitemaps.capped, 'entries', JSON.stringify(body.sources));
+    assert.equal(body.sources.sitemaps.read, 2, JSON.stringify(body.sources));
   });
 
   it('says capped "bytes" when one sitemap passes its own 50 MiB', async () => {

@@ -208,6 +208,23 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.match(issuesOf(crawlOnScrape)[0]?.message ?? '', /scrape template; this request takes a crawl template/);
     });
 
+    it('batch-scrapes from a template with URLs past 1 MiB (the batch body limit, not the 1 MB expansion cap)', async () => {
+      const template = await create({ ...productTemplate(), slug: `big-batch-${backend}` });
+      const long = `${site.url}/p/A1?q=${'x'.repeat(600)}`;
+      const res = await post('/v1/batch/scrape', {
+        template_id: template.template_id,
+        variables: { sku: 'A1' },
+        urls: Array(2000).fill(long),
+      });
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      assert.equal(res.json().data.total, 1, 'the copies of one URL are one page');
+      const jobId = res.json().data.job_id as string;
+      await until('the batch to end', async () => {
+        const status = (await t.request('GET', `/v1/batch/scrape/${jobId}/status`)).json().data;
+        return status.status === 'pending' ? undefined : status;
+      });
+    });
+
     it('holds URLs to allowed_domains, exact or glob', async () => {
       const glob = await create({
         ...productTemplate(),
@@ -411,12 +428,21 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(job.kind, 'scrape');
       assert.deepEqual(JSON.parse(job.options).template, { id, version: 2 });
 
+      // The id in upper case is the same template: the task holds it as well.
+      const upper = await post('/v1/scheduled-tasks', {
+        name: 'upper-case id',
+        cron_expression: '0 6 * * *',
+        task_type: 'template',
+        task_payload: { template_id: id.toUpperCase(), variables: { sku: 'C3' } },
+      });
+      assert.equal(upper.statusCode, 201, upper.body);
       const refused = await t.request('DELETE', `/v1/templates/${id}`);
       assert.equal(refused.statusCode, 409, refused.body);
       assert.deepEqual(
         (refused.json().data.tasks as Array<{ task_id: string }>).map((x) => x.task_id).sort(),
-        [taskId, viaScrape.json().data.task_id].sort(),
+        [taskId, viaScrape.json().data.task_id, upper.json().data.task_id].sort(),
       );
+      await t.request('DELETE', `/v1/scheduled-tasks/${upper.json().data.task_id}`);
       assert.match(refused.json().message, /daily A1/);
       const renamed = await t.request('PUT', `/v1/templates/${id}`, { body: { slug: 'another-slug' } });
       assert.equal(renamed.statusCode, 409, 'a task names the template by its slug');
