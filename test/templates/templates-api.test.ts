@@ -210,7 +210,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     it('batch-scrapes from a template with URLs past 1 MiB (the batch body limit, not the 1 MB expansion cap)', async () => {
       const template = await create({ ...productTemplate(), slug: `big-batch-${backend}` });
-      const long = `${site.url}/p/A1?q=${'x'.repeat(600)}`;
+      // The shop page: the later search for "anvil euros" must not find this batch's page.
+      const long = `${site.url}/shop?q=${'x'.repeat(600)}`;
       const res = await post('/v1/batch/scrape', {
         template_id: template.template_id,
         variables: { sku: 'A1' },
