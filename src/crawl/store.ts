@@ -313,12 +313,7 @@ export class CrawlStore {
       .selectFrom('crawl_results')
       .select('url')
       .select((eb) => eb.fn.min('seq').as('first_seq'))
-      .where((eb) =>
-        eb.or([
-          eb('job_id', 'in', ownerJobIds(this.db, ownerId, 'crawl', now)),
-          eb('job_id', 'in', ownerJobIds(this.db, ownerId, 'batch_scrape', now)),
-        ]),
-      )
+      .where('job_id', 'in', ownerJobIds(this.db, ownerId, ['crawl', 'batch_scrape'], now))
       .where((eb) => eb.or(patterns.map((p) => eb('url', 'like', p))))
       .groupBy('url')
       .orderBy('first_seq')

@@ -91,15 +91,15 @@ export async function findJob(db: Executor, ownerId: string, id: string, kind?: 
 }
 
 /**
- * The ids of an owner's jobs of `kind` not expired at `now`, as a subquery for the owners of the rows that hang
+ * The ids of an owner's jobs of these kinds not expired at `now`, as a subquery for the owners of the rows that hang
  * off jobs (`where('job_id', 'in', ownerJobIds(…))`), so a read of them never reaches another owner's.
  */
-export function ownerJobIds(db: Executor, ownerId: string, kind: JobKind, now: string) {
+export function ownerJobIds(db: Executor, ownerId: string, kinds: readonly JobKind[], now: string) {
   return db
     .selectFrom('jobs')
     .select('id')
     .where('owner_id', '=', ownerId)
-    .where('kind', '=', kind)
+    .where('kind', 'in', [...kinds])
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }
 

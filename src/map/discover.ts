@@ -244,7 +244,7 @@ async function readOne(
   budget: ByteBudget,
   run: SitemapRun,
   signal: AbortSignal,
-): Promise<{ outcome: 'read' | 'failed'; stoppedBy?: SitemapStop }> {
+): Promise<{ outcome: 'read' | 'failed'; stoppedBy?: SitemapStop | undefined }> {
   const reader = new SitemapReader(
     {
       page: onPage,
@@ -277,15 +277,14 @@ async function readOne(
       bodySink: (chunk) => reader.write(chunk),
     });
     const summary = await reader.end();
-    const stoppedBy = summary.stoppedBy !== undefined ? { stoppedBy: summary.stoppedBy } : {};
-    if (page.statusCode < 200 || page.statusCode >= 300) return { outcome: 'failed', ...stoppedBy };
-    return { outcome: isReadable(summary) ? 'read' : 'failed', ...stoppedBy };
+    const readable = page.statusCode >= 200 && page.statusCode < 300 && isReadable(summary);
+    return { outcome: readable ? 'read' : 'failed', stoppedBy: summary.stoppedBy };
   } catch (error) {
     // Whatever was read before a failure (a timeout, a cap) is kept; the sitemap still counts as failed.
     // Any error is this sitemap's alone: a map never fails because of one of its sitemaps.
     const summary = await reader.end().catch(() => undefined);
     if (!(error instanceof FetchError) && !signal.aborted) run.onUnexpected?.(error, task.url);
-    return { outcome: 'failed', ...(summary?.stoppedBy !== undefined ? { stoppedBy: summary.stoppedBy } : {}) };
+    return { outcome: 'failed', stoppedBy: summary?.stoppedBy };
   }
 }
 

@@ -1,6 +1,5 @@
 // Running a template as AnyCrawl's execute endpoint and the `template` task type do: the caller gives only the input
 // the template's type needs (`url` or `query`) and variables; every other option is the template's.
-import { InvalidInputError } from '../domain/errors.js';
 import type { CrawlRequest } from '../crawl/schema.js';
 import type { CrawlService } from '../crawl/service.js';
 import type { ScrapeRequest } from '../scrape/schema.js';
@@ -8,7 +7,8 @@ import type { ScrapeService, ScrapeSuccess } from '../scrape/service.js';
 import type { SearchRequest } from '../search/schema.js';
 import type { SearchService, SearchSuccess } from '../search/service.js';
 import type { ExecuteTemplateBody } from './schema.js';
-import { TemplateService } from './service.js';
+import type { TemplateService } from './service.js';
+import { templateInput } from './task-payload.js';
 
 export type TemplateRun =
   | { type: 'scrape'; result: ScrapeSuccess }
@@ -36,13 +36,7 @@ export class TemplateRunner {
     const { templates } = this.deps;
     const template = await templates.get(ownerId, ref);
     const type = template.content.template_type;
-    const field = TemplateService.inputField(type);
-    const other = field === 'url' ? 'query' : 'url';
-    if (input[other] !== undefined)
-      throw new InvalidInputError([
-        { field: other, code: 'custom', message: `A ${type} template takes \`${field}\`, not \`${other}\`` },
-      ]);
-    const own = input[field] !== undefined ? { [field]: input[field] } : {};
+    const own = templateInput(type, input);
     const { body, template: made } = await templates.resolve(ownerId, template.id, type, own, input.variables);
     if (type === 'scrape') {
       const request = templates.validate<ScrapeRequest>('scrape', body);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ownerOf } from '../http/auth.js';
 import { setTemplateRef } from '../http/template-ref.js';
 import { InvalidInputError } from '../domain/errors.js';
-import { variablesWithoutTemplate } from './task-payload.js';
+import { VARIABLES_WITHOUT_TEMPLATE } from './task-payload.js';
 import type { TemplateUse } from './expand.js';
 import { ApiError, isUuid } from '../http/errors.js';
 import { requestBaseUrl } from '../http/base-url.js';
@@ -39,8 +39,7 @@ export function templateExpansion(templates: TemplateService) {
     const use = USES[request.routeOptions.url ?? ''];
     if (use === undefined || !isRecord(request.body)) return;
     const { template_id: templateId, variables, ...own } = request.body;
-    if (templateId === undefined && variables !== undefined)
-      throw new InvalidInputError([variablesWithoutTemplate('variables')]);
+    if (templateId === undefined && variables !== undefined) throw new InvalidInputError([VARIABLES_WITHOUT_TEMPLATE]);
     // Anything else (not a string, variables not an object) is left to the route's validation to refuse.
     if (typeof templateId !== 'string' || templateId === '' || templateId.length > 255) return;
     if (variables !== undefined && !isRecord(variables)) return;

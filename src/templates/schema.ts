@@ -25,7 +25,8 @@ export const TEMPLATE_LIMITS = {
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** A template's slug: what a caller may name it by instead of its id. */
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A template id, in any case (a slug, lower case by SLUG, is never shaped like one). */
+export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Hostname globs: letters, digits, dots, hyphens and the wildcards `*` and `?`. */
 const DOMAIN_PATTERN = /^[A-Za-z0-9.*?-]+$/;
 

@@ -15,8 +15,8 @@ import {
   type CreateTemplateBody,
   TEMPLATE_LIMITS,
   type TemplateContent,
-  type TemplateType,
   type UpdateTemplateBody,
+  UUID_SHAPE,
   type VariableSpec,
 } from './schema.js';
 import { SlugTakenError, type TemplateRecord, TemplateStore } from './store.js';
@@ -40,9 +40,6 @@ const REQUEST_SCHEMAS: Record<TemplateUse, z.ZodType> = {
   search: searchRequestSchema,
   batch_scrape: batchScrapeRequestSchema,
 };
-
-/** A template id in any case (slugs are lower case and never UUID-shaped). */
-const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A sample value of each variable type, to check a template's options before any real value exists. */
 function sampleOf(spec: VariableSpec): string | number | boolean {
@@ -148,7 +145,7 @@ export class TemplateService {
   /** The key's template by id or slug, at a version (default: the current one); 404 otherwise. */
   async get(ownerId: string, ref: string, version?: number): Promise<TemplateRecord> {
     // Ids are stored in lower case; a body may spell one in upper case, as a path may.
-    const found = await this.store.find(ownerId, UUID_SHAPED.test(ref) ? ref.toLowerCase() : ref, version);
+    const found = await this.store.find(ownerId, UUID_SHAPE.test(ref) ? ref.toLowerCase() : ref, version);
     if (!found) throw new NotFoundError(version === undefined ? 'template' : 'template version');
     return found;
   }
@@ -217,11 +214,6 @@ export class TemplateService {
     const parsed = REQUEST_SCHEMAS[use].safeParse(body);
     if (!parsed.success) throw new InvalidInputError(toValidationIssues(parsed.error.issues));
     return parsed.data as T;
-  }
-
-  /** The input field (`url` or `query`) a template of this type takes from its caller. */
-  static inputField(type: TemplateType): 'url' | 'query' {
-    return INPUT_FIELD[type];
   }
 
   /**

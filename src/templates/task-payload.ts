@@ -29,20 +29,10 @@ export function payloadUse(
   let use: PayloadUse;
   if (taskType === 'template') {
     if (templateType === undefined) throw new Error('A template task needs its template’s type');
-    const field = INPUT_FIELD[templateType];
-    const other = field === 'url' ? 'query' : 'url';
-    if (payload[other] !== undefined)
-      throw new InvalidInputError([
-        {
-          field: other,
-          code: 'custom',
-          message: `A ${templateType} template takes '${field}', not '${other}'`,
-        },
-      ]);
     use = {
       type: templateType,
       templateRef: payload.template_id,
-      own: payload[field] !== undefined ? { [field]: payload[field] } : {},
+      own: templateInput(templateType, payload),
       variables: payload.variables as Record<string, unknown> | undefined,
     };
   } else if (taskType === 'crawl') {
@@ -61,8 +51,22 @@ export function payloadUse(
     throw new Error(`Unknown task type ${taskType}`);
   }
   if (use.templateRef === undefined && use.variables !== undefined)
-    throw new InvalidInputError([variablesWithoutTemplate('variables')]);
+    throw new InvalidInputError([VARIABLES_WITHOUT_TEMPLATE]);
   return use;
+}
+
+/**
+ * The caller's own fields of a call by template alone (a `template` task, AnyCrawl's execute endpoint): the input its
+ * type takes (`url` or `query`), if given. The other one is a 400: it would be dropped without a word.
+ */
+export function templateInput(type: TemplateType, input: Record<string, unknown>): Record<string, unknown> {
+  const field = INPUT_FIELD[type];
+  const other = field === 'url' ? 'query' : 'url';
+  if (input[other] !== undefined)
+    throw new InvalidInputError([
+      { field: other, code: 'custom', message: `A ${type} template takes \`${field}\`, not \`${other}\`` },
+    ]);
+  return input[field] !== undefined ? { [field]: input[field] } : {};
 }
 
 /** The template a task payload names: a `template` task's, or one in a scrape, crawl (`options`) or search payload. */
@@ -86,7 +90,9 @@ export interface TaskUsingTemplate {
   task_payload: Record<string, unknown>;
 }
 
-/** The issue of `variables` sent without a template to fill. */
-export function variablesWithoutTemplate(field: string): ValidationIssue {
-  return { field, code: 'custom', message: 'variables fill a template’s placeholders: they need template_id' };
-}
+/** The issue of `variables` sent without a template to fill (under `options` in a crawl task, by its caller). */
+export const VARIABLES_WITHOUT_TEMPLATE: ValidationIssue = {
+  field: 'variables',
+  code: 'custom',
+  message: 'variables fill a template’s placeholders: they need template_id',
+};
