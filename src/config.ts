@@ -274,7 +274,7 @@ export type Config = {
   structuredRequireModel: boolean;
   /** Saved pages go into their key's search index, the `index` engine of /v1/search (docs/search.md). */
   searchIndex: boolean;
-  /** SQLite: how often saved pages waiting for the full-text index are indexed (also before every search). */
+  /** SQLite: how often saved pages waiting for the full-text index are indexed (a search first indexes up to 1,000). */
   searchFtsFlushMs: number;
   /** A SearXNG instance's base URL: the `searxng` engine; absent, that engine is not offered. */
   searxngUrl: string | undefined;
