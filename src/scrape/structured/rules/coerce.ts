@@ -53,6 +53,8 @@ export function textOf(value: FactValue, ctx: CoerceContext, hops = 0): string |
   };
   if (v.types.some((t) => TEXT_FIRST_TYPES.has(t))) return first('text') ?? first('name');
   if (v.types.some((t) => URL_FIRST_TYPES.has(t))) return first('url') ?? first('contenturl') ?? first('name');
+  // A PropertyValue's name says what its value is ("Req ID": "BLF-2291").
+  if (v.types.includes('PropertyValue')) return first('value') ?? first('name');
   if (v.types.includes('PostalAddress') || (!v.props.has('name') && ADDRESS_KEYS.some((k) => v.props.has(k)))) {
     const parts = ADDRESS_KEYS.map(first).filter((p): p is string => p !== null);
     if (parts.length) return parts.join(', ');

@@ -197,8 +197,28 @@ function inUnit(values: FactValue[], unit: UnitName, ctx: FillContext): FactValu
   return out;
 }
 
+/** Words that name a time of day on their own ('doors', 'curfew'); other names end in 'time' ('doors_time'). */
+const TIME_OF_DAY_NAMES = new Set(['doors', 'doorsopen', 'curfew', 'kickoff']);
+
+/**
+ * A string property without a format whose name asks a time of day ('doors_time', 'curfew') gets the time a
+ * stated date-time gives, as written ('2025-03-15T19:00:00+00:00' -> '19:00'); other values are kept.
+ */
+function asTimeOfDay(name: string, schema: JsonSchema, value: unknown, ctx: FillContext): unknown {
+  if (typeof value !== 'string' || schema['format'] !== undefined) return value;
+  if (kindOf(resolveSchema(schema, ctx.root)) !== 'string') return value;
+  const words = labelWords(name);
+  if (words[words.length - 1] !== 'time' && !TIME_OF_DAY_NAMES.has(normalizeKey(name))) return value;
+  const m = /^\d{4}-\d{2}-\d{2}T(\d{2}:\d{2})/.exec(value.trim());
+  return m ? m[1] : value;
+}
+
 /** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
 function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
+  return asTimeOfDay(name, sub, statedValue(item, name, sub, ctx, depth), ctx);
+}
+
+function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
   const v = fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name));
   if (v !== null) return v;
   const unit = unitLookup(name, sub, ctx);
@@ -507,9 +527,19 @@ function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
 
 /** One property of the root object, from every source in order of trust. */
 function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
+  return asTimeOfDay(name, schema, rootValue(name, schema, entities, ctx), ctx);
+}
+
+function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
   const s = resolveSchema(schema, ctx.root);
   const kind = kindOf(s);
   const hint = splitHint(name);
+  if (groupsOf(name).some((g) => g.group.metaFirst)) {
+    for (const value of metaValues(name, ctx)) {
+      const fromMeta = fillValue(s, [value], ctx, 1, hint);
+      if (fromMeta !== null) return fromMeta;
+    }
+  }
   for (const entity of entities) {
     const v = itemValue(entity, name, s, ctx, 1);
     if (v !== null) return v;
@@ -589,6 +619,17 @@ function nestedCurrency(main: FactItem, ctx: FillContext): string | null {
   return found.size === 1 ? ([...found][0] as string) : null;
 }
 
+/** The twitter:labelN / twitter:dataN pairs of the page's meta tags, as labelled values. */
+function twitterPairs(meta: ReadonlyMap<string, string>): ContentFacts['pairs'] {
+  const out: ContentFacts['pairs'] = [];
+  for (let n = 1; n <= 8; n++) {
+    const label = meta.get(`twitter:label${n}`);
+    const data = meta.get(`twitter:data${n}`);
+    if (label && data) out.push({ label, key: normalizeKey(label), values: [data] });
+  }
+  return out;
+}
+
 export function fillSchema(
   schema: JsonSchema,
   page: PageFacts,
@@ -597,7 +638,8 @@ export function fillSchema(
 ): Record<string, unknown> {
   const ctx: FillContext = {
     page,
-    content,
+    // Twitter's label/data pairs ("Reading time" / "7 min read") are labelled facts the page states for machines.
+    content: { pairs: [...twitterPairs(page.meta), ...content.pairs], tables: content.tables },
     metadata,
     root: schema,
     byId: page.byId,

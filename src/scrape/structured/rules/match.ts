@@ -7,18 +7,36 @@ import { localName, normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
 import { structuralValues } from './structure.js';
 import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
+import { VOCABULARY } from './synonyms-vocabulary.js';
+
+/** One step of a path: a property (normalized), and the kinds of thing it accepts when the path names them. */
+export interface PathStep {
+  key: string;
+  /** Normalized type names (or priceType/additionalType members), and `has:<property>` as 'has' + the key. */
+  types?: Set<string>;
+}
 
 interface CompiledGroup {
   group: SynonymGroup;
-  paths: string[][];
+  paths: PathStep[][];
   labels: Set<string>;
 }
 
+/** 'priceSpecification[ListPrice|StrikethroughPrice]' -> {key: 'pricespecification', types: {listprice, ...}}. */
+function compileStep(step: string): PathStep {
+  const m = /^([^[]+)\[([^\]]+)\]$/.exec(step);
+  if (!m) return { key: normalizeKey(step) };
+  const kinds = (m[2] as string)
+    .split('|')
+    .map((k) => (k.startsWith('has:') ? `has:${normalizeKey(k.slice(4))}` : normalizeKey(k)));
+  return { key: normalizeKey(m[1] as string), types: new Set(kinds) };
+}
+
 const GROUPS = new Map<string, CompiledGroup>();
-for (const group of SYNONYMS) {
+for (const group of [...SYNONYMS, ...VOCABULARY]) {
   const compiled: CompiledGroup = {
     group,
-    paths: group.paths.map((p) => p.split('.').map(normalizeKey)),
+    paths: group.paths.map((p) => p.split('.').map(compileStep)),
     labels: new Set([...group.names, ...(group.labels ?? [])].map(normalizeKey)),
   };
   // The first group naming a key owns it.
@@ -76,21 +94,38 @@ export function deref(value: FactValue, byId: ReadonlyMap<string, FactItem>): Fa
   return value;
 }
 
-/** The values at a path of normalized keys, every branch followed. */
+/**
+ * Whether a thing is of one of the kinds a path step accepts: by its type, or by the priceType (a
+ * PriceSpecification's 'https://schema.org/ListPrice') or additionalType it states.
+ */
+function ofKind(value: FactValue, types: ReadonlySet<string>): boolean {
+  if (!isItem(value)) return false;
+  if (value.types.some((t) => types.has(normalizeKey(t)))) return true;
+  for (const key of value.props.keys()) if (types.has(`has:${key}`)) return true;
+  for (const key of ['pricetype', 'additionaltype']) {
+    for (const t of value.props.get(key) ?? []) {
+      if (typeof t === 'string' && types.has(normalizeKey(localName(t)))) return true;
+    }
+  }
+  return false;
+}
+
+/** The values at a path of steps, every branch followed. */
 export function valuesAt(
   item: FactItem,
-  path: ReadonlyArray<string>,
+  path: ReadonlyArray<PathStep>,
   byId: ReadonlyMap<string, FactItem>,
 ): FactValue[] {
   let current: FactValue[] = [item];
-  for (const key of path) {
+  for (const { key, types } of path) {
     const next: FactValue[] = [];
     for (const v of current) {
       const d = deref(v, byId);
       if (!isItem(d)) continue;
       for (const child of d.props.get(key) ?? []) {
         if (next.length >= RULE_LIMITS.maxValuesPerProp) break;
-        next.push(deref(child, byId));
+        const c = deref(child, byId);
+        if (!types || ofKind(c, types)) next.push(c);
       }
     }
     current = next;
@@ -103,7 +138,12 @@ export function valuesAt(
  * What an entity states for a schema property name, most specific first: the name itself (and its singular,
  * 'offers' -> 'offer'), the synonym group's paths, then both for the name without a type prefix.
  */
-export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+export function entityValues(
+  item: FactItem,
+  name: string,
+  byId: ReadonlyMap<string, FactItem>,
+  depth = 0,
+): FactValue[] {
   const out: FactValue[] = [];
   const seen = new Set<FactValue>();
   const take = (values: FactValue[]): void => {
@@ -117,14 +157,17 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
   const variants = nameVariants(name);
   for (const v of typeStripped(variants[0] as string, item)) if (!variants.includes(v)) variants.push(v);
   for (const key of variants) {
-    take(valuesAt(item, [key], byId));
-    if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [key.slice(0, -1)], byId));
+    take(valuesAt(item, [{ key }], byId));
+    if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [{ key: key.slice(0, -1) }], byId));
     const group = synonymGroup(key);
     for (const path of group?.paths ?? []) {
       const values = valuesAt(item, path, byId);
-      take(group?.group.negate ? negated(values) : group?.group.member ? namedMember(values, key) : values);
+      const g = group?.group;
+      if (g?.interval) take(intervalParts(values, g.interval));
+      else take(g?.negate ? negated(values) : g?.member ? namedMember(values, key, g.member === 'exclusive') : values);
     }
   }
+  if (groupsOf(name).some((g) => g.group.pick === 'lowest')) out.sort(byAmount);
   // Last, the same key one level down in the parts of the thing itself (an address's postalCode, an offer's
   // sku): the page states it under this very name. Not in related things (a review's author is not the
   // product's), and not for the words every nested thing has (a brand's name is not the product's name).
@@ -136,18 +179,106 @@ export function entityValues(item: FactItem, name: string, byId: ReadonlyMap<str
       }
     }
   }
+  if (!out.length) take(socialProfiles(item, variants[0] as string, byId));
+  // A wrapper states its thing's facts on the thing: a listing's home (about), a page's main entity, an offer's
+  // item, a product group's variants (each variant's value, in order).
+  if (!out.length && depth === 0) {
+    for (const key of WRAPPED) {
+      for (const v of (item.props.get(key) ?? []).slice(0, RULE_LIMITS.maxArrayItems)) {
+        const d = deref(v, byId);
+        if (isItem(d) && d !== item) take(entityValues(d, name, byId, depth + 1));
+      }
+      if (out.length) return out;
+    }
+  }
   // Last of all, by structure: the item's own type, counts, parts of related things, camel-case words.
-  if (!out.length) take(structuralValues(item, name, (i, n) => entityValues(i, n, byId), byId));
+  if (!out.length) take(structuralValues(item, name, (i, n) => entityValues(i, n, byId, depth), byId));
   return out;
 }
 
-/** `true` when one of the stated members holds the name's words ('is vegan' in VeganDiet), else nothing. */
-function namedMember(values: FactValue[], name: string): FactValue[] {
+/** Properties whose thing is what the wrapper is about (see entityValues). */
+const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant'];
+
+/** Social networks a schema names by their name ('instagram', 'facebook_url') and the hosts of their profiles. */
+const SOCIAL_HOSTS: Readonly<Record<string, readonly string[]>> = {
+  instagram: ['instagram.com'],
+  facebook: ['facebook.com', 'fb.com'],
+  twitter: ['twitter.com', 'x.com'],
+  x: ['x.com', 'twitter.com'],
+  linkedin: ['linkedin.com'],
+  youtube: ['youtube.com', 'youtu.be'],
+  tiktok: ['tiktok.com'],
+  pinterest: ['pinterest.com'],
+  github: ['github.com'],
+  mastodon: ['mastodon.social'],
+  threads: ['threads.net'],
+  bluesky: ['bsky.app'],
+};
+
+/** The stated profile links (sameAs, url) on the network a name names ('instagram_url' <- instagram.com/...). */
+function socialProfiles(item: FactItem, key: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const network = /^(.+?)(?:url|link|profile|profileurl|page|handle|account)?$/.exec(key)?.[1] ?? key;
+  const hosts = SOCIAL_HOSTS[network];
+  if (!hosts) return [];
+  const out: FactValue[] = [];
+  for (const prop of ['sameas', 'url']) {
+    for (const v of (item.props.get(prop) ?? []).slice(0, 50)) {
+      const d = deref(v, byId);
+      if (typeof d !== 'string') continue;
+      let host: string;
+      try {
+        host = new URL(d.trim()).hostname.toLowerCase().replace(/^www\./, '');
+      } catch {
+        continue;
+      }
+      if (hosts.some((h) => host === h || host.endsWith(`.${h}`))) out.push(d);
+    }
+  }
+  return out;
+}
+
+/** The start or end of ISO 8601 intervals ('2015-01-01/2023-12-31'); values that are no interval are dropped. */
+function intervalParts(values: FactValue[], part: 'start' | 'end'): FactValue[] {
+  const out: FactValue[] = [];
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const halves = v.split('/');
+    if (halves.length !== 2) continue;
+    const half = (part === 'start' ? halves[0] : halves[1])?.trim();
+    // '..' is an open end.
+    if (half && half !== '..') out.push(half);
+  }
+  return out;
+}
+
+/** The amount a candidate states, for ordering prices ('22.00' and 22 alike); things and texts last. */
+function amountOf(v: FactValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    const n = Number(v.replace(/[^\d.]/g, ''));
+    return v.trim() !== '' && Number.isFinite(n) ? n : Infinity;
+  }
+  return Infinity;
+}
+
+function byAmount(a: FactValue, b: FactValue): number {
+  return amountOf(a) - amountOf(b);
+}
+
+/**
+ * `true` when one of the stated members holds the name's words ('is vegan' in VeganDiet); when the members are
+ * exclusive (one attendance mode, one return-fee policy), `false` when one is stated and none holds them;
+ * otherwise nothing.
+ */
+function namedMember(values: FactValue[], name: string, exclusive: boolean): FactValue[] {
   const key = normalizeKey(name);
-  // "is_vegan": the words after "is" (the group's names say which names reach here).
+  // "is_vegan": the words after "is" (the group's names say which names reach here); "free_returns" also as
+  // its singular (FreeReturn).
   const words = key.startsWith('is') && key.length > 4 ? key.slice(2) : key;
-  const named = values.some((v) => typeof v === 'string' && normalizeKey(localName(v)).includes(words));
-  return named ? [true] : [];
+  const forms = words.endsWith('s') && words.length > 4 ? [words, words.slice(0, -1)] : [words];
+  const members = values.filter((v): v is string => typeof v === 'string').map((v) => normalizeKey(localName(v)));
+  if (members.some((m) => forms.some((f) => m.includes(f)))) return [true];
+  return exclusive && members.length ? [false] : [];
 }
 
 /** The opposite yes/no of stated booleans ("false" -> true, "SoldOut" -> true); anything else is dropped. */

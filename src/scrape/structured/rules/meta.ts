@@ -40,5 +40,8 @@ export function readMeta(page: Page, baseUrl: string | undefined): Map<string, s
     }
     meta.set(key, URL_META.test(key) ? (toAbsoluteUrl(content, baseUrl) ?? content) : content);
   }
+  // Facebook's catalogue tags: with a sale price stated, product:price:amount is the regular price.
+  const regular = meta.get('product:price:amount') ?? meta.get('og:price:amount');
+  if (meta.has('product:sale_price:amount') && regular) meta.set('product:regular_price:amount', regular);
   return meta;
 }

@@ -27,9 +27,16 @@ export interface SynonymGroup {
   negate?: boolean;
   /**
    * The paths name enumeration members (`suitableForDiet: VegetarianDiet`): the property is true when one of them
-   * holds its name's words (`vegetarian`, `gluten free`); otherwise nothing is stated.
+   * holds its name's words (`vegetarian`, `gluten free`); otherwise nothing is stated. 'exclusive': the thing
+   * states one member of the enumeration (one attendance mode), so a stated other member is `false`.
    */
-  member?: boolean;
+  member?: boolean | 'exclusive';
+  /** The paths state ISO 8601 intervals ('2015-01-01/2023-12-31'): the property is this part of them. */
+  interval?: 'start' | 'end';
+  /** The property is the lowest of the amounts stated ('price from' over several offers). */
+  pick?: 'lowest';
+  /** The page's meta tags are read before the entity (a site's name: og:site_name before the publisher). */
+  metaFirst?: boolean;
   /** The meta/metadata values are page titles: a site-name suffix is dropped (see pageTitle in fill.ts). */
   pageTitle?: boolean;
 }
@@ -42,9 +49,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'headline',
       'product name',
       'product title',
-      // A show's, an article's or a post's own name ("<type> name" is read by structure: a hotel_name only on a Hotel).
-      'show',
-      'show name',
+      // An article's or a post's own name ("<type> name" is read by structure: a hotel_name only on a Hotel). A
+      // show is an episode's series (synonyms-vocabulary.ts).
       'article title',
       'post title',
     ],
@@ -63,12 +69,35 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     // Clients' schemas in German, French, Spanish and Italian name the price in their language.
     names: ['price', 'current price', 'sale price', 'amount', 'preis', 'prix', 'precio', 'prezzo'],
     paths: ['offers.price', 'offers.lowPrice', 'offers.priceSpecification.price', 'price'],
-    meta: ['product:price:amount', 'og:price:amount'],
+    // A sale price stated beside the regular one is the current price.
+    meta: ['product:sale_price:amount', 'product:price:amount', 'og:price:amount'],
     labels: ['our price', 'sale price', 'price now', 'preis', 'prix', 'precio', 'prezzo', 'unser preis', 'notre prix'],
   },
+  // With no lowPrice stated, the lowest of the offers' prices ('tickets from £22').
   {
-    names: ['low price', 'min price', 'price from', 'lowest price', 'minimum price', 'from price'],
-    paths: ['offers.lowPrice', 'lowPrice'],
+    names: [
+      'low price',
+      'min price',
+      'price from',
+      'lowest price',
+      'minimum price',
+      'from price',
+      'starting price',
+      'starting at',
+      'prices from',
+      'ticket price from',
+      'tickets from',
+      'ticket price min',
+      'cheapest price',
+    ],
+    paths: [
+      'offers.lowPrice',
+      'lowPrice',
+      'offers.price',
+      'offers.priceSpecification.price',
+      'hasVariant.offers.price',
+    ],
+    pick: 'lowest',
   },
   {
     names: ['high price', 'max price', 'highest price', 'maximum price', 'price max', 'price to', 'to price'],
@@ -80,7 +109,13 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['currency', 'price currency', 'currency code', 'waehrung', 'währung', 'devise', 'moneda', 'valuta'],
-    paths: ['offers.priceCurrency', 'offers.priceSpecification.priceCurrency', 'priceCurrency', 'currency'],
+    paths: [
+      'offers.priceCurrency',
+      'offers.priceSpecification.priceCurrency',
+      'priceCurrency',
+      'currency',
+      'currenciesAccepted',
+    ],
     meta: ['product:price:currency', 'og:price:currency'],
   },
   {
@@ -113,7 +148,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'référence',
       'referencia',
     ],
-    paths: ['sku', 'offers.sku'],
+    // A product group's own code is its productGroupID (its variants' SKUs are theirs).
+    paths: ['sku', 'offers.sku', 'productGroupID'],
     meta: ['product:retailer_item_id', 'product:sku'],
     labels: ['artikelnummer', 'art nr', 'référence', 'réf', 'ref', 'referencia'],
   },
@@ -186,7 +222,23 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: ['author role', 'author title', 'author job title', 'author position'],
     paths: ['author.jobTitle', 'creator.jobTitle'],
   },
-  { names: ['publisher', 'site name', 'source'], paths: ['publisher', 'sourceOrganization'], meta: ['og:site_name'] },
+  { names: ['publisher', 'source'], paths: ['publisher', 'sourceOrganization'], meta: ['og:site_name'] },
+  // A site's name is the brand it shows (og:site_name, its WebSite's name), not its publisher's legal name.
+  {
+    names: [
+      'site name',
+      'website name',
+      'blog name',
+      'publication name',
+      'publication',
+      'outlet',
+      'newspaper',
+      'magazine',
+    ],
+    paths: ['isPartOf[WebSite].name', 'publisher'],
+    meta: ['og:site_name', 'application-name'],
+    metaFirst: true,
+  },
   {
     names: ['date'],
     paths: ['datePublished', 'dateCreated', 'startDate', 'uploadDate', 'datePosted', 'dateModified'],
@@ -237,7 +289,16 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['year', 'release year', 'year published', 'publication year'],
-    paths: ['copyrightYear', 'datePublished', 'dateCreated', 'startDate'],
+    // A vehicle's year is its model year.
+    paths: [
+      'copyrightYear',
+      'datePublished',
+      'dateCreated',
+      'startDate',
+      'vehicleModelDate',
+      'modelDate',
+      'productionDate',
+    ],
   },
   {
     names: [
@@ -498,7 +559,15 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   // A post's company is its publisher (an engineering blog's), or its author's employer.
   {
     names: ['company', 'company name', 'employer', 'hiring organization'],
-    paths: ['hiringOrganization', 'worksFor', 'employer', 'author.worksFor', 'publisher'],
+    // A play's company is the performing group.
+    paths: [
+      'hiringOrganization',
+      'worksFor',
+      'employer',
+      'author.worksFor',
+      'publisher',
+      'performer[PerformingGroup|TheaterGroup|DanceGroup]',
+    ],
   },
   { names: ['salary', 'base salary', 'pay', 'compensation', 'wage'], paths: ['baseSalary', 'estimatedSalary'] },
   { names: ['salary currency'], paths: ['baseSalary.currency', 'salaryCurrency'] },
@@ -547,7 +616,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['day', 'days', 'day of week', 'weekday'], paths: ['dayOfWeek'] },
   { names: ['opens', 'open', 'opening time', 'open time', 'opens at', 'from'], paths: ['opens'] },
-  { names: ['closes', 'close', 'closing time', 'close time', 'closes at', 'until'], paths: ['closes'] },
+  // A job posting closes on its validThrough date (an opening-hours row states closes first).
+  { names: ['closes', 'close', 'closing time', 'close time', 'closes at', 'until'], paths: ['closes', 'validThrough'] },
   {
     names: ['takes reservations', 'accepts reservations', 'reservations', 'reservable', 'reservations accepted'],
     paths: ['acceptsReservations'],
@@ -567,7 +637,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['version', 'software version', 'app version', 'current version'], paths: ['softwareVersion', 'version'] },
   {
     names: ['developer', 'developers', 'developed by', 'studio'],
-    paths: ['author', 'creator', 'developer'],
+    paths: ['author', 'creator', 'developer', 'publisher'],
     labels: ['entwickler', 'développeur', 'desarrollador'],
   },
   {

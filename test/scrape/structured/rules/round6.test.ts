@@ -1,0 +1,283 @@
+// Round 6 (2026-11-27): schema.org's vocabulary under developers' names (synonyms-vocabulary.ts), path steps that
+// accept kinds of thing (a ListPrice specification), wrappers (a listing's home, a product group's variants),
+// social profiles, interval parts, the lowest of several prices, Twitter label/data pairs, times of day and a
+// site's name.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractJsonByRules } from '../../../../src/scrape/structured/rules/index.js';
+import type { JsonSchema } from '../../../../src/scrape/structured/types.js';
+import { BOOLEAN, INTEGER, NUMBER, STRING, STRINGS, objectSchema } from './helpers.js';
+
+function page(jsonLd: Record<string, unknown>, head = ''): string {
+  return `<!DOCTYPE html><html><head><title>Page</title>${head}<script type="application/ld+json">${JSON.stringify({
+    '@context': 'https://schema.org',
+    ...jsonLd,
+  })}</script></head><body><main><p>Some text of the page.</p></main></body></html>`;
+}
+
+const rules = (html: string, schema: JsonSchema) => extractJsonByRules(html, 'https://example.com/p', { schema });
+
+describe('offers: the regular price, the sale window, shipping, returns, unit prices', () => {
+  const product = page({
+    '@type': 'Product',
+    name: 'Kettle',
+    offers: {
+      '@type': 'Offer',
+      price: '49.00',
+      priceCurrency: 'EUR',
+      priceValidUntil: '2025-01-31',
+      priceSpecification: [
+        { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '69.00' },
+        { '@type': 'UnitPriceSpecification', price: '12.25', referenceQuantity: { value: 1, unitCode: 'LTR' } },
+      ],
+      shippingDetails: { '@type': 'OfferShippingDetails', shippingRate: { value: '4.95', currency: 'EUR' } },
+      hasMerchantReturnPolicy: {
+        '@type': 'MerchantReturnPolicy',
+        merchantReturnDays: 30,
+        returnFees: 'https://schema.org/FreeReturn',
+      },
+    },
+  });
+  const schema = objectSchema({
+    price: NUMBER,
+    regular_price: NUMBER,
+    sale_ends: { type: 'string', format: 'date' },
+    shipping_cost: NUMBER,
+    return_window_days: INTEGER,
+    free_returns: BOOLEAN,
+    price_per_litre: NUMBER,
+  });
+
+  test('each read from its own part of the offer', () => {
+    assert.deepEqual(rules(product, schema), {
+      price: 49,
+      regular_price: 69,
+      sale_ends: '2025-01-31',
+      shipping_cost: 4.95,
+      return_window_days: 30,
+      free_returns: true,
+      price_per_litre: 12.25,
+    });
+  });
+
+  test('a return policy charging the customer is no free return; no list price stated is null', () => {
+    const out = rules(
+      page({
+        '@type': 'Product',
+        name: 'Kettle',
+        offers: {
+          price: 49,
+          priceSpecification: { price: 49 },
+          hasMerchantReturnPolicy: { returnFees: 'https://schema.org/ReturnFeesCustomerResponsibility' },
+        },
+      }),
+      schema,
+    );
+    assert.equal(out['free_returns'], false);
+    assert.equal(out['regular_price'], null);
+  });
+
+  test('Open Graph catalogue tags: the sale price is the price, product:price:amount the regular one', () => {
+    const html =
+      '<html><head><meta property="og:type" content="product"><meta property="product:price:amount" content="199.00">' +
+      '<meta property="product:sale_price:amount" content="149.00">' +
+      '<meta property="product:sale_price_dates:end" content="2024-06-30T23:59+02:00"></head><body></body></html>';
+    assert.deepEqual(rules(html, objectSchema({ price: NUMBER, regular_price: NUMBER, sale_ends: STRING })), {
+      price: 149,
+      regular_price: 199,
+      sale_ends: '2024-06-30T23:59+02:00',
+    });
+  });
+});
+
+describe('wrappers: the thing a listing is about, a product group read through its variants', () => {
+  test('a RealEstateListing states its home under about', () => {
+    const out = rules(
+      page({
+        '@type': 'RealEstateListing',
+        datePosted: '2024-04-02',
+        about: {
+          '@type': 'SingleFamilyResidence',
+          numberOfBedrooms: 3,
+          numberOfRooms: 7,
+          floorSize: { '@type': 'QuantitativeValue', value: 1980, unitCode: 'FTK' },
+          offers: { price: 612000, priceCurrency: 'USD' },
+        },
+      }),
+      objectSchema({ price: NUMBER, bedrooms: INTEGER, rooms_total: INTEGER, floor_area_sqft: NUMBER }),
+    );
+    assert.deepEqual(out, { price: 612000, bedrooms: 3, rooms_total: 7, floor_area_sqft: 1980 });
+  });
+
+  test('a ProductGroup: price and colours from its variants, its own code from productGroupID', () => {
+    const variant = (sku: string, color: string, size: string) => ({
+      '@type': 'Product',
+      sku,
+      color,
+      size,
+      offers: { price: 79, priceCurrency: 'GBP' },
+    });
+    const out = rules(
+      page({
+        '@type': 'ProductGroup',
+        name: 'Jumper',
+        productGroupID: 'KN118',
+        hasVariant: [
+          variant('KN118-E-S', 'Ecru', 'S'),
+          variant('KN118-E-M', 'Ecru', 'M'),
+          variant('KN118-N-S', 'Navy', 'S'),
+        ],
+      }),
+      objectSchema({ style_code: STRING, price: NUMBER, colours: STRINGS, sizes: STRINGS }),
+    );
+    assert.deepEqual(out, { style_code: 'KN118', price: 79, colours: ['Ecru', 'Navy'], sizes: ['S', 'M'] });
+  });
+});
+
+describe('creative works, media and events under developers’ names', () => {
+  test('an episode: its show is the series, hosts its authors, a channel is the author', () => {
+    const out = rules(
+      page({
+        '@type': 'PodcastEpisode',
+        name: 'Cover Crops',
+        author: [{ '@type': 'Person', name: 'Tom' }],
+        actor: { '@type': 'Person', name: 'Maribel' },
+        partOfSeries: { '@type': 'PodcastSeries', name: 'Field Notes' },
+        isFamilyFriendly: true,
+      }),
+      objectSchema({ show: STRING, hosts: STRINGS, guests: STRINGS, explicit: BOOLEAN }),
+    );
+    assert.deepEqual(out, { show: 'Field Notes', hosts: ['Tom'], guests: ['Maribel'], explicit: false });
+  });
+
+  test('a play: the show is the event itself, the company its performing group, the run its dates', () => {
+    const out = rules(
+      page({
+        '@type': 'TheaterEvent',
+        name: 'The Glass Orchard',
+        startDate: '2025-05-08',
+        endDate: '2025-05-17',
+        duration: 'PT2H10M',
+        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+        performer: { '@type': 'PerformingGroup', name: 'Threadbare Theatre' },
+      }),
+      objectSchema({
+        show: STRING,
+        company: STRING,
+        first_performance: STRING,
+        last_performance: STRING,
+        running_time_minutes: INTEGER,
+        is_online: BOOLEAN,
+      }),
+    );
+    assert.deepEqual(out, {
+      show: 'The Glass Orchard',
+      company: 'Threadbare Theatre',
+      first_performance: '2025-05-08',
+      last_performance: '2025-05-17',
+      running_time_minutes: 130,
+      is_online: false,
+    });
+  });
+
+  test('a match: competition, kickoff, teams, tickets from the cheapest offer; times of day from date-times', () => {
+    const out = rules(
+      page({
+        '@type': 'SportsEvent',
+        name: 'Harbourside v Northgate',
+        startDate: '2024-03-16T15:00:00+00:00',
+        doorTime: '2024-03-16T13:30:00+00:00',
+        superEvent: { '@type': 'SportsEvent', name: 'Westland League' },
+        homeTeam: { '@type': 'SportsTeam', name: 'Harbourside FC' },
+        awayTeam: { '@type': 'SportsTeam', name: 'Northgate Rovers' },
+        offers: [
+          { '@type': 'Offer', name: 'Adult', price: '30.00' },
+          { '@type': 'Offer', name: 'Junior', price: '12.00' },
+        ],
+      }),
+      objectSchema({
+        competition: STRING,
+        kickoff: { type: 'string', format: 'date-time' },
+        home_team: STRING,
+        away_team: STRING,
+        ticket_price_from: NUMBER,
+        doors_time: STRING,
+      }),
+    );
+    assert.deepEqual(out, {
+      competition: 'Westland League',
+      kickoff: '2024-03-16T15:00:00+00:00',
+      home_team: 'Harbourside FC',
+      away_team: 'Northgate Rovers',
+      ticket_price_from: 12,
+      doors_time: '13:30',
+    });
+  });
+
+  test('a dataset: the start and end of its temporal coverage; no interval stated gives null', () => {
+    const schema = objectSchema({ coverage_start: STRING, coverage_end: STRING });
+    const out = rules(page({ '@type': 'Dataset', name: 'Counts', temporalCoverage: '2015-01-01/2023-12-31' }), schema);
+    assert.deepEqual(out, { coverage_start: '2015-01-01', coverage_end: '2023-12-31' });
+    const year = rules(page({ '@type': 'Dataset', name: 'Counts', temporalCoverage: '2015' }), schema);
+    assert.deepEqual(year, { coverage_start: null, coverage_end: null });
+  });
+
+  test('a used car: year, trim, gearbox, engine size and power', () => {
+    const out = rules(
+      page({
+        '@type': ['Car', 'Product'],
+        name: '2020 Octavia',
+        vehicleConfiguration: '2.0 TDI Style',
+        vehicleModelDate: '2020',
+        vehicleTransmission: 'Automatic',
+        vehicleEngine: {
+          '@type': 'EngineSpecification',
+          engineDisplacement: { value: 1968, unitCode: 'CMQ' },
+          enginePower: { value: 150, unitCode: 'BHP' },
+        },
+      }),
+      objectSchema({ year: INTEGER, trim: STRING, gearbox: STRING, engine_cc: INTEGER, power_hp: INTEGER }),
+    );
+    assert.deepEqual(out, { year: 2020, trim: '2.0 TDI Style', gearbox: 'Automatic', engine_cc: 1968, power_hp: 150 });
+  });
+});
+
+describe('places, jobs, meta pairs', () => {
+  test('a social profile by its network; a country code; a job’s identifier by its value', () => {
+    const shop = rules(
+      page({
+        '@type': 'BikeStore',
+        name: 'Spoke',
+        address: { '@type': 'PostalAddress', addressCountry: 'GB' },
+        sameAs: ['https://www.facebook.com/spoke', 'https://www.instagram.com/spoke'],
+      }),
+      objectSchema({ instagram_url: STRING, twitter: STRING, country_code: STRING }),
+    );
+    assert.deepEqual(shop, { instagram_url: 'https://www.instagram.com/spoke', twitter: null, country_code: 'GB' });
+    const job = rules(
+      page({
+        '@type': 'JobPosting',
+        title: 'Driver',
+        validThrough: '2025-03-31',
+        identifier: { '@type': 'PropertyValue', name: 'Brightline Freight', value: 'BLF-2291' },
+        applicantLocationRequirements: { '@type': 'Country', name: 'Canada' },
+      }),
+      objectSchema({ req_id: STRING, closes: { type: 'string', format: 'date' }, remote_country: STRING }),
+    );
+    assert.deepEqual(job, { req_id: 'BLF-2291', closes: '2025-03-31', remote_country: 'Canada' });
+  });
+
+  test('Twitter label/data pairs; a site name from og:site_name before the publisher’s legal name', () => {
+    const head =
+      '<meta property="og:site_name" content="The Muddy Boots Garden">' +
+      '<meta name="twitter:label1" content="Est. reading time"><meta name="twitter:data1" content="7 minutes">';
+    const out = rules(
+      page(
+        { '@type': 'BlogPosting', headline: 'Beds', publisher: { '@type': 'Organization', name: 'Muddy LLC' } },
+        head,
+      ),
+      objectSchema({ site_name: STRING, publisher: STRING, reading_time_minutes: INTEGER }),
+    );
+    assert.deepEqual(out, { site_name: 'The Muddy Boots Garden', publisher: 'Muddy LLC', reading_time_minutes: 7 });
+  });
+});
