@@ -11,7 +11,16 @@ import { candidateEntities, expandLists, rankEntities, repeatedStructures } from
 import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
-import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, labelWords, nameVariants } from './match.js';
+import {
+  deref,
+  entityValues,
+  groupsOf,
+  labelContains,
+  labelKeys,
+  labelPhrases,
+  labelWords,
+  nameVariants,
+} from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
@@ -219,10 +228,14 @@ function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillConte
 }
 
 function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
-  const v = fillValue(sub, entityValues(item, name, ctx.byId), ctx, depth, splitHint(name));
+  const stated = entityValues(item, name, ctx.byId);
+  const v = fillValue(sub, stated, ctx, depth, splitHint(name));
   if (v !== null) return v;
   const unit = unitLookup(name, sub, ctx);
   if (!unit) return null;
+  // Stated under the whole name in another form ('PT14H30M' for video_hours).
+  const converted = fillValue(sub, inUnit(stated, unit, ctx), ctx, depth);
+  if (converted !== null) return converted;
   // price_eur: the item's own stated currency, if any, must be the one asked for.
   if (/^[A-Z]{3}$/.test(unit.unit.dim)) {
     const stated = fillValue({ type: 'string' }, entityValues(item, 'currency', ctx.byId), ctx, depth);
@@ -235,6 +248,33 @@ function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillCon
 function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth: number): Record<string, unknown> {
   // fromEntries: a property named "__proto__" is a plain key, not the object's prototype.
   return Object.fromEntries(propertiesOf(schema).map(([name, sub]) => [name, itemValue(item, name, sub, ctx, depth)]));
+}
+
+/** Types of a page that lists things (a category, a collection, search results) rather than being one. */
+const LISTING_TYPES = new Set(['CollectionPage', 'ItemList', 'WebPage', 'SearchResultsPage', 'OfferCatalog']);
+
+/**
+ * The name of a listing page: the last step of its breadcrumb trail (the category it shows), else its title
+ * without the site's name, else its first heading (last: themes put the shop's logo in an h1). Nothing when the
+ * page is one thing (a product's page names the product there, not its category).
+ */
+function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
+  const main = entities[0];
+  if (main && !main.types.some((t) => LISTING_TYPES.has(t))) return [];
+  const out: FactValue[] = [];
+  for (const item of ctx.page.items) {
+    if (!item.types.includes('BreadcrumbList')) continue;
+    const steps = expandLists(item.props.get('itemlistelement') ?? [], ctx.byId);
+    const last = steps[steps.length - 1];
+    const named = last === undefined ? undefined : isItem(last) ? last.props.get('name')?.[0] : last;
+    if (named !== undefined) out.push(named);
+  }
+  for (const key of ['og:title', 'twitter:title']) {
+    const title = ctx.page.meta.get(key);
+    if (title) out.push(pageTitle(title, ctx));
+  }
+  if (ctx.page.h1) out.push(ctx.page.h1);
+  return out;
 }
 
 /** Meta tags and page metadata a property name may be read from (the root object only: they describe the page). */
@@ -548,6 +588,10 @@ function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: 
     const typed = fillValue(s, itemsOfNamedType(name, ctx), ctx, 1);
     return typed ?? objectFromLabels(s, ctx, 1);
   }
+  if (groupsOf(name).some((g) => g.group.listing)) {
+    const listing = fillValue(s, listingName(entities, ctx), ctx, 1);
+    if (listing !== null) return listing;
+  }
   if (isArrayOfObjects(s, ctx)) {
     // Another top-level thing of another type may hold the list (a FAQPage's questions beside a Restaurant);
     // things of the main entity's type are related ones (another product's reviews) and are not read.
@@ -601,7 +645,7 @@ function nestedCurrency(main: FactItem, ctx: FillContext): string | null {
     for (const item of level) {
       for (const [key, values] of item.props) {
         for (const raw of values.slice(0, 100)) {
-          const v = isItem(raw) && raw.props.size === 0 && raw.id ? (ctx.byId.get(raw.id) ?? raw) : raw;
+          const v = deref(raw, ctx.byId);
           if (isItem(v)) {
             if (!seen.has(v) && seen.size < RULE_LIMITS.maxItems) {
               seen.add(v);

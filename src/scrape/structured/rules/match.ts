@@ -90,8 +90,15 @@ export function synonymGroup(key: string): CompiledGroup | undefined {
 
 /** An item that only references another (`{"@id": ...}`) stands for the item of that id. */
 export function deref(value: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
-  if (isItem(value) && value.props.size === 0 && value.id) return byId.get(value.id) ?? value;
-  return value;
+  return isItem(value) && value.id ? richer(value, byId.get(value.id)) : value;
+}
+
+/**
+ * The fuller statement of a thing: a reference that repeats a name (`{"@id": "#jane", "name": "Jane"}`) stands
+ * for the item of that id that states more (byId keeps the richest item of each id).
+ */
+function richer(item: FactItem, full: FactItem | undefined): FactItem {
+  return full && full.props.size > item.props.size ? full : item;
 }
 
 /**
@@ -156,6 +163,15 @@ export function entityValues(
   };
   const variants = nameVariants(name);
   for (const v of typeStripped(variants[0] as string, item)) if (!variants.includes(v)) variants.push(v);
+  // A rating's 'value' is its ratingValue, its 'count' its ratingCount: the key after the item's type word.
+  for (const type of item.types) {
+    for (const word of type.split(/(?=[A-Z])/)) {
+      const key = `${normalizeKey(word)}${variants[0] as string}`;
+      if (word.length > 2 && item.props.has(key) && !variants.includes(key)) variants.push(key);
+    }
+  }
+  // An offer's kind ('type', 'option': a ticket type, a room option) is its name.
+  if (OFFER_KIND_NAMES.has(variants[0] as string) && item.types.some((t) => OFFER_TYPES.has(t))) variants.push('name');
   for (const key of variants) {
     take(valuesAt(item, [{ key }], byId));
     if (key.endsWith('s') && key.length > 3) take(valuesAt(item, [{ key: key.slice(0, -1) }], byId));
@@ -195,6 +211,9 @@ export function entityValues(
   if (!out.length) take(structuralValues(item, name, (i, n) => entityValues(i, n, byId, depth), byId));
   return out;
 }
+
+const OFFER_KIND_NAMES = new Set(['type', 'kind', 'option', 'label', 'category']);
+const OFFER_TYPES = new Set(['Offer', 'AggregateOffer']);
 
 /** Properties whose thing is what the wrapper is about (see entityValues). */
 const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant'];
@@ -255,8 +274,9 @@ function intervalParts(values: FactValue[], part: 'start' | 'end'): FactValue[] 
 function amountOf(v: FactValue): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
-    const n = Number(v.replace(/[^\d.]/g, ''));
-    return v.trim() !== '' && Number.isFinite(n) ? n : Infinity;
+    // The first amount written ('118 € - 240 €' -> 118); thousands separators do not change the order much.
+    const m = /\d[\d,]*(?:\.\d+)?/.exec(v);
+    return m ? Number(m[0].replace(/,/g, '')) : Infinity;
   }
   return Infinity;
 }

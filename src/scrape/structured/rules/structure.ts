@@ -43,6 +43,9 @@ const TYPE_WORD_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
   ['physician', ['practice', 'clinic']],
   ['medical', ['practice', 'clinic']],
   ['event', ['conference', 'festival']],
+  // A line-up's acts: a band, a solo artist.
+  ['group', ['band', 'artist', 'act']],
+  ['person', ['artist', 'act']],
 ]);
 
 /** The words of an item's types ('MusicAlbum' -> musicalbum, music, album), with their aliases. */
@@ -59,8 +62,11 @@ export function typeWords(item: FactItem): Set<string> {
   return out;
 }
 
+/** As deref in match.ts (which imports this module): a reference stands for the fuller item of its id. */
 function deref(v: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
-  return isItem(v) && v.props.size === 0 && v.id ? (byId.get(v.id) ?? v) : v;
+  if (!isItem(v) || !v.id) return v;
+  const full = byId.get(v.id);
+  return full && full.props.size > v.props.size ? full : v;
 }
 
 /** Nested things of the item (two levels down, breadth first, bounded) whose type has this word. */
@@ -105,17 +111,20 @@ function countedOf(tokens: string[]): string | null {
 }
 
 /** Interaction types a count name may call otherwise ('views' count WatchActions). */
-const ACTION_ALIASES: Record<string, string> = { view: 'watch', play: 'listen', listen: 'listen', share: 'share' };
+const ACTION_ALIASES: Record<string, string> = {
+  view: 'watch',
+  play: 'listen',
+  listen: 'listen',
+  share: 'share',
+  subscriber: 'subscribe',
+  follower: 'follow',
+};
 
-function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyMap<string, FactItem>): FactValue[] {
-  const x = normalizeKey(counted);
-  const one = singular(x);
-  for (const key of [`numberof${x}`, `numberof${one}s`, `num${one}s`, `num${x}`, `${one}count`, `${x}count`]) {
-    const v = item.props.get(key);
-    if (v?.length) return v;
-  }
-  // interactionStatistic: [{interactionType: LikeAction, userInteractionCount: 2950}]
-  const action = ACTION_ALIASES[one] ?? one;
+/** Who else may state a work's counters: its publisher (a newsletter's subscribers), its author. */
+const COUNTER_OWNERS = ['publisher', 'author', 'creator'];
+
+/** The userInteractionCount of the item's InteractionCounter for this action ('like' -> LikeAction), or nothing. */
+function interactionCount(item: FactItem, action: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
   for (const raw of item.props.get('interactionstatistic') ?? []) {
     const stat = deref(raw, byId);
     if (!isItem(stat)) continue;
@@ -126,6 +135,28 @@ function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyM
         : normalizeKey(String(t)).endsWith(`${action}action`),
     );
     if (named) return stat.props.get('userinteractioncount') ?? [];
+  }
+  return [];
+}
+
+function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const x = normalizeKey(counted);
+  const one = singular(x);
+  for (const key of [`numberof${x}`, `numberof${one}s`, `num${one}s`, `num${x}`, `${one}count`, `${x}count`]) {
+    const v = item.props.get(key);
+    if (v?.length) return v;
+  }
+  // interactionStatistic: [{interactionType: LikeAction, userInteractionCount: 2950}], the item's own, else its
+  // publisher's or author's.
+  const action = ACTION_ALIASES[one] ?? one;
+  const own = interactionCount(item, action, byId);
+  if (own.length) return own;
+  for (const key of COUNTER_OWNERS) {
+    for (const raw of (item.props.get(key) ?? []).slice(0, 5)) {
+      const owner = deref(raw, byId);
+      const n = isItem(owner) ? interactionCount(owner, action, byId) : [];
+      if (n.length) return n;
+    }
   }
   if (counted.includes(' ')) return [];
   const values = lookup(item, counted).map((v) => deref(v, byId));

@@ -234,6 +234,7 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   {
     names: ['comment count', 'comments count', 'number of comments', 'num comments', 'comments', 'total comments'],
     paths: ['commentCount'],
+    labels: ['replies', 'comentarios', 'commentaires', 'kommentare', 'reacties', 'commenti'],
   },
   { names: ['edition', 'book edition', 'edition number'], paths: ['bookEdition', 'version'] },
   { names: ['about', 'subject', 'subjects', 'topic'], paths: ['about'] },
@@ -470,7 +471,12 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   { names: ['parent organization', 'parent company', 'owner', 'owned by'], paths: ['parentOrganization', 'brand'] },
   {
     names: ['country code', 'country iso', 'iso country', 'country iso code'],
-    paths: ['addressCountry', 'address.addressCountry', 'location.address.addressCountry'],
+    paths: [
+      'addressCountry',
+      'address.addressCountry',
+      'location.address.addressCountry',
+      'jobLocation.address.addressCountry',
+    ],
   },
   { names: ['neighborhood', 'neighbourhood', 'district'], paths: ['containedInPlace', 'address.addressRegion'] },
   // ---- Lodging and homes.
@@ -629,7 +635,7 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['tools', 'equipment', 'tools needed'], paths: ['tool'] },
   { names: ['supplies', 'materials needed', 'supply'], paths: ['supply'] },
-  { names: ['estimated cost', 'cost', 'total cost', 'approx cost'], paths: ['estimatedCost'] },
+  { names: ['estimated cost', 'total cost', 'approx cost'], paths: ['estimatedCost'] },
   {
     names: ['saturated fat', 'saturates', 'saturated fat content'],
     paths: ['nutrition.saturatedFatContent', 'saturatedFatContent'],

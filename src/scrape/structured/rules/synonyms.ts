@@ -35,6 +35,8 @@ export interface SynonymGroup {
   interval?: 'start' | 'end';
   /** The property is the lowest of the amounts stated ('price from' over several offers). */
   pick?: 'lowest';
+  /** The name of a listing page (a category, a collection): see listingName in fill.ts. */
+  listing?: boolean;
   /** The page's meta tags are read before the entity (a site's name: og:site_name before the publisher). */
   metaFirst?: boolean;
   /** The meta/metadata values are page titles: a site-name suffix is dropped (see pageTitle in fill.ts). */
@@ -67,8 +69,26 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     // Clients' schemas in German, French, Spanish and Italian name the price in their language.
-    names: ['price', 'current price', 'sale price', 'amount', 'preis', 'prix', 'precio', 'prezzo'],
-    paths: ['offers.price', 'offers.lowPrice', 'offers.priceSpecification.price', 'price'],
+    // What a thing costs: a product's price, an event's fee, a how-to's estimated cost.
+    names: [
+      'price',
+      'current price',
+      'sale price',
+      'amount',
+      'preis',
+      'prix',
+      'precio',
+      'prezzo',
+      'cost',
+      'fee',
+      'entry fee',
+      'entrance fee',
+      'admission',
+      'admission fee',
+      'admission price',
+      'ticket price',
+    ],
+    paths: ['offers.price', 'offers.lowPrice', 'offers.priceSpecification.price', 'price', 'estimatedCost'],
     // A sale price stated beside the regular one is the current price.
     meta: ['product:sale_price:amount', 'product:price:amount', 'og:price:amount'],
     labels: ['our price', 'sale price', 'price now', 'preis', 'prix', 'precio', 'prezzo', 'unser preis', 'notre prix'],
@@ -90,12 +110,14 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'ticket price min',
       'cheapest price',
     ],
+    // A place's priceRange ('118 € - 240 €') starts at its lowest price.
     paths: [
       'offers.lowPrice',
       'lowPrice',
       'offers.price',
       'offers.priceSpecification.price',
       'hasVariant.offers.price',
+      'priceRange',
     ],
     pick: 'lowest',
   },
@@ -153,8 +175,24 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     meta: ['product:retailer_item_id', 'product:sku'],
     labels: ['artikelnummer', 'art nr', 'référence', 'réf', 'ref', 'referencia'],
   },
-  { names: ['gtin', 'ean', 'upc', 'barcode'], paths: ['gtin', 'gtin13', 'gtin12', 'gtin14', 'gtin8', 'isbn'] },
-  { names: ['mpn', 'part number'], paths: ['mpn'] },
+  // A product's codes may be stated on its offer (Shopware, Magento).
+  {
+    names: ['gtin', 'ean', 'upc', 'barcode'],
+    paths: [
+      'gtin',
+      'gtin13',
+      'gtin12',
+      'gtin14',
+      'gtin8',
+      'isbn',
+      'offers.gtin',
+      'offers.gtin13',
+      'offers.gtin12',
+      'offers.gtin14',
+      'offers.gtin8',
+    ],
+  },
+  { names: ['mpn', 'part number'], paths: ['mpn', 'offers.mpn'] },
   {
     names: ['model', 'model number', 'model no', 'model name', 'model code'],
     paths: ['model', 'mpn'],
@@ -234,6 +272,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'outlet',
       'newspaper',
       'magazine',
+      'newsletter',
+      'newsletter name',
     ],
     paths: ['isPartOf[WebSite].name', 'publisher'],
     meta: ['og:site_name', 'application-name'],
@@ -452,7 +492,20 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     ],
   },
   {
-    names: ['organizer', 'organiser', 'host', 'promoter', 'organized by', 'organised by', 'presented by'],
+    // A meetup's group is its organizer.
+    names: [
+      'organizer',
+      'organiser',
+      'host',
+      'promoter',
+      'organized by',
+      'organised by',
+      'presented by',
+      'group',
+      'group name',
+      'meetup group',
+      'community',
+    ],
     paths: ['organizer'],
   },
   // An offer's own name is its ticket tier; a session's location name its room.
@@ -482,7 +535,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     member: true,
   },
   // A subtitle is its own line (a book's "A Novel"), not the description.
-  { names: ['subtitle', 'sub title'], paths: ['alternativeHeadline', 'alternateName'] },
+  // An article's subtitle is its dek (the description) when it states no alternative headline.
+  { names: ['subtitle', 'sub title'], paths: ['alternativeHeadline', 'alternateName', 'description'] },
   {
     names: ['min age', 'minimum age', 'age limit', 'age restriction'],
     paths: ['typicalAgeRange', 'audience.suggestedMinAge'],
@@ -492,7 +546,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['educationRequirements.credentialCategory', 'educationRequirements'],
   },
   { names: ['profile url', 'profile link', 'profile'], paths: ['url', 'sameAs'] },
-  { names: ['bio', 'biography', 'author bio'], paths: ['description'] },
+  {
+    names: ['author bio', 'author description', 'about the author', 'author about', 'author biography'],
+    paths: ['author.description', 'creator.description'],
+  },
+  { names: ['bio', 'biography'], paths: ['description'] },
   { names: ['latitude', 'lat'], paths: ['geo.latitude', 'latitude', 'location.geo.latitude'] },
   { names: ['longitude', 'lng', 'lon', 'long'], paths: ['geo.longitude', 'longitude', 'location.geo.longitude'] },
   { names: ['isbn', 'isbn13', 'isbn 13', 'isbn10', 'isbn 10'], paths: ['isbn', 'gtin13'] },
@@ -516,10 +574,17 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['instructor', 'instructors', 'teacher', 'teachers', 'tutor', 'tutors', 'lecturer', 'lecturers'],
-    paths: ['instructor', 'hasCourseInstance.instructor'],
+    // An online course's creator is its instructor.
+    paths: ['instructor', 'hasCourseInstance.instructor', 'creator', 'author'],
   },
-  { names: ['check in', 'checkin', 'check in time', 'checkin time'], paths: ['checkinTime'] },
-  { names: ['check out', 'checkout', 'check out time', 'checkout time'], paths: ['checkoutTime'] },
+  {
+    names: ['check in', 'checkin', 'check in time', 'checkin time', 'check in from', 'checkin from', 'check in after'],
+    paths: ['checkinTime'],
+  },
+  {
+    names: ['check out', 'checkout', 'check out time', 'checkout time', 'check out until', 'checkout until'],
+    paths: ['checkoutTime'],
+  },
   {
     names: ['room count', 'rooms count', 'number of rooms', 'num rooms', 'total rooms'],
     paths: ['numberOfRooms'],
@@ -540,6 +605,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   {
     names: ['reading time', 'read time', 'time to read', 'time required'],
     paths: ['timeRequired'],
+    labels: ['tiempo de lectura', 'temps de lecture', 'lesezeit', 'leestijd', 'tempo di lettura', 'tempo de leitura'],
   },
   {
     names: ['hours per week', 'weekly hours', 'work hours', 'working hours', 'hours a week'],
@@ -569,7 +635,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'performer[PerformingGroup|TheaterGroup|DanceGroup]',
     ],
   },
-  { names: ['salary', 'base salary', 'pay', 'compensation', 'wage'], paths: ['baseSalary', 'estimatedSalary'] },
+  {
+    names: ['salary', 'base salary', 'pay', 'compensation', 'wage', 'salary range', 'pay range', 'salary band'],
+    paths: ['baseSalary', 'estimatedSalary'],
+  },
   { names: ['salary currency'], paths: ['baseSalary.currency', 'salaryCurrency'] },
   {
     names: ['salary min', 'min salary', 'minimum salary', 'salary from', 'salary low', 'pay min'],
@@ -591,7 +660,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['date posted', 'posted', 'posted at', 'posted on', 'posting date'], paths: ['datePosted'] },
   // The parts of an amount range (a salary's MonetaryAmount, a QuantitativeValue) when read as an object.
   { names: ['min', 'minimum', 'min value'], paths: ['minValue', 'value.minValue'] },
-  { names: ['max', 'maximum', 'max value'], paths: ['maxValue', 'value.maxValue'] },
+  { names: ['max', 'maximum', 'max value', 'to'], paths: ['maxValue', 'value.maxValue'] },
   { names: ['per', 'unit', 'period', 'interval', 'unit text'], paths: ['unitText', 'value.unitText'] },
   {
     names: [
@@ -615,7 +684,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     labels: ['öffnungszeiten', 'horaires', 'horario'],
   },
   { names: ['day', 'days', 'day of week', 'weekday'], paths: ['dayOfWeek'] },
-  { names: ['opens', 'open', 'opening time', 'open time', 'opens at', 'from'], paths: ['opens'] },
+  // 'from' is also the lower end of a range (a salary's { from, to }).
+  {
+    names: ['opens', 'open', 'opening time', 'open time', 'opens at', 'from'],
+    paths: ['opens', 'minValue', 'value.minValue'],
+  },
   // A job posting closes on its validThrough date (an opening-hours row states closes first).
   { names: ['closes', 'close', 'closing time', 'close time', 'closes at', 'until'], paths: ['closes', 'validThrough'] },
   {
@@ -642,7 +715,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   {
     names: ['os', 'operating system', 'operating systems', 'platform', 'platforms', 'supported platforms'],
-    paths: ['operatingSystem', 'gamePlatform', 'availableOnDevice'],
+    // A course's platform is its provider.
+    paths: ['operatingSystem', 'gamePlatform', 'availableOnDevice', 'provider'],
     labels: ['betriebssystem', 'système d exploitation', 'sistema operativo'],
     // "macOS, Windows" is one stated text.
     split: 'comma',
@@ -740,6 +814,23 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['word count'], paths: ['wordCount'] },
   { names: ['pages', 'page count', 'number of pages', 'num pages'], paths: ['numberOfPages'] },
+  // A count beside a value ({value, count} of a rating): how many ratings or reviews, or interactions.
+  { names: ['count', 'total count'], paths: ['ratingCount', 'reviewCount', 'userInteractionCount', 'numberOfItems'] },
+  // A listing page's own name: its category, else (listing in fill.ts) its last breadcrumb, heading or title.
+  {
+    names: [
+      'collection',
+      'collection name',
+      'collection title',
+      'category name',
+      'category title',
+      'listing name',
+      'list name',
+      'page category',
+    ],
+    paths: ['category', 'articleSection'],
+    listing: true,
+  },
   // A list element's number is its position in the list (a ListItem's, a HowToStep's).
   {
     names: ['rank', 'position', 'ranking', 'number', 'no', 'index', 'track number', 'step number'],

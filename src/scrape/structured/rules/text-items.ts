@@ -25,6 +25,12 @@ const TRAILING = new RegExp(
   'iu',
 );
 
+// Japanese recipes write the measure after the name, its unit often first ("しょうゆ 大さじ1と1/2", "厚揚げ 1枚（150g）").
+const TRAILING_CJK = new RegExp(
+  String.raw`^(\S.*?)[\s\u3000]+((?:大さじ|小さじ|カップ)?\s*${NUMBER}\S{0,16}|少々|適量|ひとつまみ|お好みで)$`,
+  'u',
+);
+
 const MAX_LINE = 500;
 
 /**
@@ -46,7 +52,7 @@ export function objectFromText(schema: JsonSchema, text: string, root: JsonSchem
   const quantityKey = find(QUANTITY_NAMES);
   if (quantityKey !== undefined) {
     const lead = LEADING.exec(line);
-    const trail = lead ? null : TRAILING.exec(line);
+    const trail = lead ? null : (TRAILING.exec(line) ?? TRAILING_CJK.exec(line));
     if (lead) {
       out[quantityKey] = lead[1];
       out[textKey] = lead[2];

@@ -281,3 +281,141 @@ describe('places, jobs, meta pairs', () => {
     assert.deepEqual(out, { site_name: 'The Muddy Boots Garden', publisher: 'Muddy LLC', reading_time_minutes: 7 });
   });
 });
+
+describe('after holdout4 was read: references, nested pairs, listing pages, Japanese measures', () => {
+  test('a reference repeating a name stands for the fuller item of its id (an author’s bio)', () => {
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'NewsArticle', headline: 'Calles', author: { '@id': '#lucia', name: 'Lucía' } },
+        { '@type': 'Person', '@id': '#lucia', name: 'Lucía', description: 'Redactora de Local.' },
+      ],
+    })}</script></head><body></body></html>`;
+    assert.equal(rules(html, objectSchema({ author_bio: STRING }))['author_bio'], 'Redactora de Local.');
+  });
+
+  test('a rating’s {value, count}; a salary’s {from, to, currency, unit}; a ticket’s type', () => {
+    const out = rules(
+      page({
+        '@type': 'Event',
+        name: 'Fest',
+        aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.8', ratingCount: '96' },
+        offers: [
+          { '@type': 'Offer', name: 'Weekend', price: '129.00' },
+          { '@type': 'Offer', name: 'Day', price: '64.50' },
+        ],
+      }),
+      objectSchema({
+        rating: objectSchema({ value: NUMBER, count: INTEGER }),
+        tickets: { type: 'array', items: objectSchema({ type: STRING, price: NUMBER }) },
+      }),
+    );
+    assert.deepEqual(out, {
+      rating: { value: 4.8, count: 96 },
+      tickets: [
+        { type: 'Weekend', price: 129 },
+        { type: 'Day', price: 64.5 },
+      ],
+    });
+    const job = rules(
+      page({
+        '@type': 'JobPosting',
+        title: 'Engineer',
+        baseSalary: {
+          '@type': 'MonetaryAmount',
+          currency: 'EUR',
+          value: { '@type': 'QuantitativeValue', minValue: 70000, maxValue: 88000, unitText: 'YEAR' },
+        },
+      }),
+      objectSchema({ salaryRange: objectSchema({ from: NUMBER, to: NUMBER, currency: STRING, unit: STRING }) }),
+    );
+    assert.deepEqual(job['salaryRange'], { from: 70000, to: 88000, currency: 'EUR', unit: 'YEAR' });
+  });
+
+  test('codes on the offer, hours from an ISO duration, a newsletter’s subscribers, replies from Twitter pairs', () => {
+    const product = rules(
+      page({ '@type': 'Product', name: 'Set', offers: { price: '89.95', gtin13: '8719326400175' } }),
+      objectSchema({ ean: STRING, cost: NUMBER }),
+    );
+    assert.deepEqual(product, { ean: '8719326400175', cost: 89.95 });
+    const course = rules(
+      page({
+        '@type': 'Course',
+        name: 'SQL',
+        creator: { '@type': 'Person', name: 'Ananya' },
+        provider: { '@type': 'Organization', name: 'Vidyarthi Learn' },
+        hasCourseInstance: { '@type': 'CourseInstance', courseWorkload: 'PT14H30M' },
+      }),
+      objectSchema({ instructor: STRING, platform: STRING, videoHours: NUMBER }),
+    );
+    assert.deepEqual(course, { instructor: 'Ananya', platform: 'Vidyarthi Learn', videoHours: 14.5 });
+    const post = rules(
+      page(
+        {
+          '@type': 'NewsArticle',
+          headline: 'Grocery',
+          description: 'Chains are squeezed.',
+          publisher: {
+            '@type': 'Organization',
+            name: 'Aisle Seven',
+            interactionStatistic: {
+              '@type': 'InteractionCounter',
+              interactionType: 'https://schema.org/SubscribeAction',
+              userInteractionCount: 10000,
+            },
+          },
+        },
+        '<meta name="twitter:label2" content="Replies"><meta name="twitter:data2" content="38">',
+      ),
+      objectSchema({ subtitle: STRING, newsletter: STRING, subscriber_count: INTEGER, comments: INTEGER }),
+    );
+    assert.deepEqual(post, {
+      subtitle: 'Chains are squeezed.',
+      newsletter: 'Aisle Seven',
+      subscriber_count: 10000,
+      comments: 38,
+    });
+  });
+
+  test('a hotel’s check-in from, its prices from priceRange (and their currency)', () => {
+    const out = rules(
+      page({ '@type': 'Hotel', name: 'Levante', checkinTime: '15:00', priceRange: '118 € - 240 €' }),
+      objectSchema({ check_in_from: STRING, price_from: NUMBER, currency: STRING }),
+    );
+    assert.deepEqual(out, { check_in_from: '15:00', price_from: 118, currency: 'EUR' });
+  });
+
+  test('a listing page’s name: its last breadcrumb, else its title; a product page’s category is not its name', () => {
+    const schema = objectSchema({ category_name: STRING });
+    const crumbs = `<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: [
+        { '@type': 'ListItem', position: 1, name: 'Home', item: 'https://example.com/' },
+        { '@type': 'ListItem', position: 2, name: 'Bath & Body' },
+      ],
+    })}</script></head><body><h1>Saltbush</h1></body></html>`;
+    assert.equal(rules(crumbs, schema)['category_name'], 'Bath & Body');
+    const titled =
+      '<html><head><meta property="og:site_name" content="Fern Tea"><meta property="og:title" content="Loose Leaf Tea">' +
+      '</head><body><h1>Fern Tea</h1></body></html>';
+    assert.equal(rules(titled, objectSchema({ collection: STRING }))['collection'], 'Loose Leaf Tea');
+    assert.equal(rules(page({ '@type': 'Product', name: 'Soap' }), schema)['category_name'], null);
+  });
+
+  test('a Japanese ingredient line: the name, then its measure (unit first or after the number)', () => {
+    const out = rules(
+      page({
+        '@type': 'Recipe',
+        name: '厚揚げ',
+        recipeIngredient: ['厚揚げ 1枚（150g）', 'しょうゆ 大さじ1と1/2', '塩 少々'],
+      }),
+      objectSchema({ ingredients: { type: 'array', items: objectSchema({ name: STRING, amount: STRING }) } }),
+    );
+    assert.deepEqual(out['ingredients'], [
+      { name: '厚揚げ', amount: '1枚（150g）' },
+      { name: 'しょうゆ', amount: '大さじ1と1/2' },
+      { name: '塩', amount: '少々' },
+    ]);
+  });
+});
