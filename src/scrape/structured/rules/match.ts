@@ -196,6 +196,8 @@ export function entityValues(
     }
   }
   if (!out.length) take(socialProfiles(item, variants[0] as string, byId));
+  if (!out.length && depth === 0) take(qualifiedValues(item, name, byId));
+  if (!out.length) take(amenityValues(item, name, byId));
   // A wrapper states its thing's facts on the thing: a listing's home (about), a page's main entity, an offer's
   // item, a product group's variants (each variant's value, in order).
   if (!out.length && depth === 0) {
@@ -214,6 +216,95 @@ export function entityValues(
 
 const OFFER_KIND_NAMES = new Set(['type', 'kind', 'option', 'label', 'category']);
 const OFFER_TYPES = new Set(['Offer', 'AggregateOffer']);
+
+/** The texts a thing states about itself (its name, format, size, sku...), normalized, for matching a qualifier. */
+function ownText(item: FactItem, byId: ReadonlyMap<string, FactItem>): string {
+  const parts: string[] = [...item.types];
+  for (const [key, values] of item.props) {
+    if (key === 'offers' || key === 'url' || key === 'image') continue;
+    for (const v of values.slice(0, 5)) {
+      const d = deref(v, byId);
+      if (typeof d === 'string') parts.push(localName(d).slice(0, 200));
+      else if (isItem(d))
+        for (const n of (d.props.get('name') ?? []).slice(0, 1)) if (typeof n === 'string') parts.push(n);
+    }
+  }
+  return normalizeKey(parts.join(' '));
+}
+
+/**
+ * The priced things of an item a qualifier may pick among: its offers (an AggregateOffer's own offers too), its
+ * variants, and its nested things that carry offers (an album's releases: the vinyl, the download).
+ */
+function pricedThings(item: FactItem, byId: ReadonlyMap<string, FactItem>): FactItem[] {
+  const out: FactItem[] = [];
+  for (const [key, values] of item.props) {
+    for (const v of values.slice(0, RULE_LIMITS.maxArrayItems)) {
+      const d = deref(v, byId);
+      if (!isItem(d)) continue;
+      if (key === 'offers') {
+        const inner = (d.props.get('offers') ?? []).map((o) => deref(o, byId)).filter(isItem);
+        out.push(...(inner.length ? inner : [d]));
+      } else if (key === 'hasvariant' || d.props.has('offers')) out.push(d);
+    }
+  }
+  return out;
+}
+
+/**
+ * A name that is a qualifier and a known property ('vinyl_price', 'digital_price', 'price_hardcover',
+ * 'vinyl_available'): that property of the one priced thing (offer, variant, release) whose own text holds the
+ * qualifier's words. Two or more priced things are needed (with one, the qualifier picks nothing); the first
+ * that matches is read.
+ */
+function qualifiedValues(item: FactItem, name: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const words = labelWords(name);
+  if (words.length < 2 || words.length > 5) return [];
+  const things = pricedThings(item, byId);
+  if (things.length < 2) return [];
+  const texts = things.map((t) => ownText(t, byId));
+  for (let k = 1; k < words.length; k++) {
+    for (const [qualifier, head] of [
+      [words.slice(0, k), words.slice(k)],
+      [words.slice(words.length - k), words.slice(0, words.length - k)],
+    ] as const) {
+      // Only what an offer states (its price, availability, currency, sku): a qualified name ('conference_name')
+      // is not an offer's.
+      const group = synonymGroup(normalizeKey(head.join(' ')));
+      if (!group?.paths.some((p) => p[0]?.key === 'offers')) continue;
+      const keys = qualifier.map(normalizeKey);
+      const picked = things.find((_, i) => keys.every((q) => (texts[i] as string).includes(q)));
+      if (picked) {
+        const values = entityValues(picked, head.join(' '), byId, 1);
+        if (values.length) return values;
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * A yes/no about a place's feature ('has_pool', 'with_free_wifi', 'sauna_available'): the stated value of the first
+ * amenity whose name holds the name's other words; a feature not listed says nothing.
+ */
+function amenityValues(item: FactItem, name: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const features = item.props.get('amenityfeature');
+  if (!features?.length) return [];
+  const all = labelWords(name);
+  // Only names that ask a yes/no ('has_pool', 'with_parking', 'pool_available'): a plain 'parking' may ask a text.
+  const asksYesNo = ['has', 'is', 'with', 'offers'].includes(all[0] as string) || all[all.length - 1] === 'available';
+  const words = all.filter((w) => !['has', 'is', 'with', 'offers', 'available'].includes(w));
+  if (!asksYesNo || !words.length || words.length > 3) return [];
+  for (const raw of features.slice(0, RULE_LIMITS.maxArrayItems)) {
+    const f = deref(raw, byId);
+    if (!isItem(f)) continue;
+    const label = normalizeKey((f.props.get('name') ?? []).filter((n) => typeof n === 'string').join(' '));
+    if (!label || !words.every((w) => label.includes(normalizeKey(w)))) continue;
+    const value = f.props.get('value');
+    return value?.length ? value.slice(0, 1) : [true];
+  }
+  return [];
+}
 
 /** Properties whose thing is what the wrapper is about (see entityValues). */
 const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant'];

@@ -419,3 +419,58 @@ describe('after holdout4 was read: references, nested pairs, listing pages, Japa
     ]);
   });
 });
+
+describe('qualified offers and amenities', () => {
+  const album = page({
+    '@type': 'MusicAlbum',
+    name: 'Salt & Static',
+    albumRelease: [
+      { '@type': 'MusicRelease', musicReleaseFormat: 'DigitalFormat', offers: { price: 9, availability: 'InStock' } },
+      {
+        '@type': 'MusicRelease',
+        name: 'Salt & Static – 12" Vinyl LP',
+        musicReleaseFormat: 'VinylFormat',
+        offers: { price: 24, availability: 'https://schema.org/OutOfStock' },
+      },
+    ],
+  });
+
+  test('a qualifier picks the release, offer or variant whose own text holds it', () => {
+    const out = rules(
+      album,
+      objectSchema({ digital_price: NUMBER, vinyl_price: NUMBER, vinyl_available: BOOLEAN, cassette_price: NUMBER }),
+    );
+    assert.deepEqual(out, { digital_price: 9, vinyl_price: 24, vinyl_available: false, cassette_price: null });
+  });
+
+  test('a qualified name that is no offer’s property is not read from an offer', () => {
+    const out = rules(
+      page({
+        '@type': 'Event',
+        name: 'DataHarbor Summit 2025',
+        offers: [
+          { '@type': 'Offer', name: 'Conference pass (in person)', price: 450 },
+          { '@type': 'Offer', name: 'Online pass', price: 150 },
+        ],
+      }),
+      objectSchema({ conference_name: STRING, online_price: NUMBER }),
+    );
+    assert.deepEqual(out, { conference_name: 'DataHarbor Summit 2025', online_price: 150 });
+  });
+
+  test('has_<feature>: the amenity’s stated value; a feature not listed or a plain name says nothing', () => {
+    const out = rules(
+      page({
+        '@type': 'Hotel',
+        name: 'Fjordlys',
+        amenityFeature: [
+          { '@type': 'LocationFeatureSpecification', name: 'Swimming pool', value: false },
+          { '@type': 'LocationFeatureSpecification', name: 'Free Wi-Fi', value: true },
+          { '@type': 'LocationFeatureSpecification', name: 'Sauna', value: true },
+        ],
+      }),
+      objectSchema({ has_pool: BOOLEAN, sauna_available: BOOLEAN, has_gym: BOOLEAN, sauna: STRING }),
+    );
+    assert.deepEqual(out, { has_pool: false, sauna_available: true, has_gym: null, sauna: null });
+  });
+});
