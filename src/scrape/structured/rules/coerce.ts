@@ -194,6 +194,32 @@ const ENUM_ALIASES: ReadonlyMap<string, readonly string[]> = new Map(
     'offline event attendance mode': ['in person', 'offline', 'on site', 'onsite', 'physical'],
     'online event attendance mode': ['online', 'virtual'],
     'mixed event attendance mode': ['hybrid', 'mixed'],
+    // Offers: conditions and availability as a shop's enum names them.
+    'new condition': ['new', 'brand new'],
+    'used condition': ['used', 'pre owned', 'second hand', 'secondhand'],
+    'refurbished condition': ['refurbished', 'renewed', 'reconditioned'],
+    'damaged condition': ['damaged', 'for parts'],
+    'in stock': ['in stock', 'available', 'instock'],
+    'out of stock': ['out of stock', 'unavailable', 'sold out'],
+    'sold out': ['sold out', 'out of stock', 'unavailable'],
+    'pre order': ['preorder', 'pre order'],
+    'back order': ['backorder', 'back order'],
+    'limited availability': ['limited', 'low stock'],
+    'in store only': ['in store', 'in store only'],
+    'online only': ['online', 'online only'],
+    // Jobs (Google's employmentType words and jobLocationType).
+    'full time': ['full time', 'fulltime', 'permanent'],
+    'part time': ['part time', 'parttime'],
+    contractor: ['contract', 'contractor', 'freelance'],
+    temporary: ['temporary', 'temp', 'fixed term'],
+    intern: ['internship', 'intern'],
+    volunteer: ['volunteer'],
+    telecommute: ['remote', 'telecommute', 'work from home'],
+    // Book formats.
+    hardcover: ['hardcover', 'hardback'],
+    paperback: ['paperback', 'softcover', 'broche', 'broché', 'taschenbuch'],
+    'e book': ['ebook', 'e book', 'digital', 'kindle'],
+    'audiobook format': ['audiobook', 'audio'],
   }).map(([member, aliases]) => [normalizeKey(member), aliases.map(normalizeKey)]),
 );
 

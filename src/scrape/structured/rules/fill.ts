@@ -27,6 +27,7 @@ import { hoursFromPair, hoursFromText } from './hours.js';
 import { amountIn, currencyOfAmount, unitOfName, type UnitName } from './units.js';
 import { calendarDate } from './dates.js';
 import { objectFromText } from './text-items.js';
+import { englishNames } from './name-translations.js';
 import { typeWords } from './structure.js';
 
 interface FillContext extends CoerceContext {
@@ -224,7 +225,11 @@ function asTimeOfDay(name: string, schema: JsonSchema, value: unknown, ctx: Fill
 
 /** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
 function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
-  return asTimeOfDay(name, sub, statedValue(item, name, sub, ctx, depth), ctx);
+  for (const asked of [name, ...englishNames(name)]) {
+    const v = asTimeOfDay(asked, sub, statedValue(item, asked, sub, ctx, depth), ctx);
+    if (v !== null) return v;
+  }
+  return null;
 }
 
 function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
@@ -256,11 +261,15 @@ const LISTING_TYPES = new Set(['CollectionPage', 'ItemList', 'WebPage', 'SearchR
 /**
  * The name of a listing page: the last step of its breadcrumb trail (the category it shows), else its title
  * without the site's name, else its first heading (last: themes put the shop's logo in an h1). Nothing when the
- * page is one thing (a product's page names the product there, not its category).
+ * page is one thing (a product's page names the product there, not its category): its main entity is not a
+ * listing, or it has none and its og:type is not `website`.
  */
 function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
   const main = entities[0];
   if (main && !main.types.some((t) => LISTING_TYPES.has(t))) return [];
+  // With no entity, Open Graph says whether the page is one thing (an article, a product, a video).
+  const ogType = (ctx.page.meta.get('og:type') ?? 'website').toLowerCase();
+  if (!main && ogType !== 'website' && ogType !== 'product.group') return [];
   const out: FactValue[] = [];
   for (const item of ctx.page.items) {
     if (!item.types.includes('BreadcrumbList')) continue;
@@ -296,8 +305,9 @@ const META_NAMESPACE = /^(?:citation_|dc\.|dcterms\.|prism\.|og:|article:|book:|
 
 /**
  * Meta tags of a namespaced vocabulary whose property is this name ('doi' <- citation_doi, 'first_page' <-
- * citation_firstpage, 'authors' <- every citation_author, 'journal' <- citation_journal_title): each stated value,
- * repeated keys one per line.
+ * citation_firstpage, 'authors' <- every citation_author, 'journal' <- citation_journal_title), or of a site's own
+ * `prefix:...:property` vocabulary ('latitude' <- place:location:latitude): each stated value, repeated keys one per
+ * line.
  */
 function namespacedMeta(name: string, ctx: FillContext): FactValue[] {
   const key = normalizeKey(name);
@@ -305,7 +315,10 @@ function namespacedMeta(name: string, ctx: FillContext): FactValue[] {
   if (key.endsWith('s') && key.length > 3) wanted.add(key.slice(0, -1));
   for (const [metaKey, value] of ctx.page.meta) {
     const m = META_NAMESPACE.exec(metaKey);
-    if (m && wanted.has(normalizeKey(m[1] as string))) return value.split('\n').filter((v) => v.trim() !== '');
+    // A site's own vocabulary ('place:location:latitude', 'hearthly:city'): its last segment; not Twitter's.
+    const last = !m && !metaKey.startsWith('twitter:') && metaKey.includes(':') ? metaKey.split(':').pop() : undefined;
+    const property = m ? (m[1] as string) : last;
+    if (property && wanted.has(normalizeKey(property))) return value.split('\n').filter((v) => v.trim() !== '');
   }
   return [];
 }
@@ -567,7 +580,13 @@ function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
 
 /** One property of the root object, from every source in order of trust. */
 function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
-  return asTimeOfDay(name, schema, rootValue(name, schema, entities, ctx), ctx);
+  // A name in the client's own language ('prezzo', 'data_parution') is read as its English forms when it finds
+  // nothing as written (name-translations.ts).
+  for (const asked of [name, ...englishNames(name)]) {
+    const v = asTimeOfDay(asked, schema, rootValue(asked, schema, entities, ctx), ctx);
+    if (v !== null) return v;
+  }
+  return null;
 }
 
 function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
@@ -693,7 +712,8 @@ export function fillSchema(
   const root = resolveSchema(schema, schema);
   const props = propertiesOf(root);
   // A unit-suffixed number is stated under its name without the unit ('weight' for weight_kg).
-  const names = props.map(([name, sub]) => unitLookup(name, sub, ctx)?.base ?? name);
+  // A name in another language ranks by its English forms too.
+  const names = props.flatMap(([name, sub]) => [unitLookup(name, sub, ctx)?.base ?? name, ...englishNames(name)]);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));

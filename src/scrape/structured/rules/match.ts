@@ -117,6 +117,28 @@ function ofKind(value: FactValue, types: ReadonlySet<string>): boolean {
   return false;
 }
 
+/**
+ * A product's offers with the one for the variant the page shows first: the offer whose sku is the product's
+ * sku, or whose url is the product's url (a Shopify product lists every variant's offer and names the selected
+ * variant's sku and url on the product).
+ */
+function selectedFirst(item: FactItem, offers: FactValue[], byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  if (offers.length < 2) return offers;
+  const own = (key: string): string[] =>
+    (item.props.get(key) ?? []).filter((v): v is string => typeof v === 'string').map((v) => v.trim());
+  const skus = own('sku');
+  const urls = own('url');
+  if (!skus.length && !urls.length) return offers;
+  const index = offers.findIndex((o) => {
+    const d = deref(o, byId);
+    if (!isItem(d)) return false;
+    const has = (key: string, wanted: string[]): boolean =>
+      (d.props.get(key) ?? []).some((v) => typeof v === 'string' && wanted.includes(v.trim()));
+    return has('sku', skus) || has('url', urls);
+  });
+  return index > 0 ? [offers[index] as FactValue, ...offers.slice(0, index), ...offers.slice(index + 1)] : offers;
+}
+
 /** The values at a path of steps, every branch followed. */
 export function valuesAt(
   item: FactItem,
@@ -124,12 +146,15 @@ export function valuesAt(
   byId: ReadonlyMap<string, FactItem>,
 ): FactValue[] {
   let current: FactValue[] = [item];
-  for (const { key, types } of path) {
+  for (const [step, { key, types }] of path.entries()) {
+    // The selected variant's offer first when reading through offers (its price), not when listing them.
+    const reorder = key === 'offers' && step < path.length - 1;
     const next: FactValue[] = [];
     for (const v of current) {
       const d = deref(v, byId);
       if (!isItem(d)) continue;
-      for (const child of d.props.get(key) ?? []) {
+      const children = d.props.get(key) ?? [];
+      for (const child of reorder ? selectedFirst(d, children, byId) : children) {
         if (next.length >= RULE_LIMITS.maxValuesPerProp) break;
         const c = deref(child, byId);
         if (!types || ofKind(c, types)) next.push(c);
@@ -199,7 +224,7 @@ export function entityValues(
   if (!out.length && depth === 0) take(qualifiedValues(item, name, byId));
   if (!out.length) take(amenityValues(item, name, byId));
   // A wrapper states its thing's facts on the thing: a listing's home (about), a page's main entity, an offer's
-  // item, a product group's variants (each variant's value, in order).
+  // item, a product group's variants (each variant's value, in order), a book's editions (workExample).
   if (!out.length && depth === 0) {
     for (const key of WRAPPED) {
       for (const v of (item.props.get(key) ?? []).slice(0, RULE_LIMITS.maxArrayItems)) {
@@ -307,7 +332,7 @@ function amenityValues(item: FactItem, name: string, byId: ReadonlyMap<string, F
 }
 
 /** Properties whose thing is what the wrapper is about (see entityValues). */
-const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant'];
+const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant', 'workexample'];
 
 /** Social networks a schema names by their name ('instagram', 'facebook_url') and the hosts of their profiles. */
 const SOCIAL_HOSTS: Readonly<Record<string, readonly string[]>> = {

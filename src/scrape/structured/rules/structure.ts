@@ -120,6 +120,9 @@ const ACTION_ALIASES: Record<string, string> = {
   follower: 'follow',
 };
 
+/** Actions whose one-word plural name asks their count. */
+const COUNTED_ACTIONS = new Set(['view', 'like', 'share', 'play', 'listen', 'subscriber', 'follower', 'download']);
+
 /** Who else may state a work's counters: its publisher (a newsletter's subscribers), its author. */
 const COUNTER_OWNERS = ['publisher', 'author', 'creator'];
 
@@ -233,7 +236,11 @@ export function structuralValues(
   const key = normalizeKey(name);
   if (!tokens.length || tokens.length > 6 || NOT_STRUCTURAL.has(key)) return [];
   if (tokens.length === 1 && typeWords(item).has(singular(key))) return item.props.get('name') ?? [];
-  const counted = countedOf(tokens);
+  // A one-word plural of an action ('views', 'likes', 'shares', 'subscribers') is that action's count.
+  // Only the plural: the count's own lookup of the singular ('view') must not come back here.
+  const action =
+    tokens.length === 1 && singular(tokens[0] as string) !== tokens[0] ? singular(tokens[0] as string) : '';
+  const counted = countedOf(tokens) ?? (COUNTED_ACTIONS.has(action) ? action : null);
   if (counted) {
     const n = counts(item, counted, lookup, byId);
     if (n.length) return n;

@@ -232,6 +232,11 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['copyright year'], paths: ['copyrightYear'] },
   {
+    names: ['views', 'view count', 'views count', 'number of views', 'plays', 'play count', 'watch count'],
+    // The older microdata interactionCount ("284113"); InteractionCounters are read by structure.
+    paths: ['interactionCount'],
+  },
+  {
     names: ['comment count', 'comments count', 'number of comments', 'num comments', 'comments', 'total comments'],
     paths: ['commentCount'],
     labels: ['replies', 'comentarios', 'commentaires', 'kommentare', 'reacties', 'commenti'],
@@ -424,8 +429,9 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
     paths: ['totalJobOpenings'],
   },
   {
+    // A job's reference is its identifier; a shop's (PrestaShop's) its sku.
     names: ['job id', 'requisition id', 'req id', 'posting id', 'reference', 'job reference', 'vacancy id'],
-    paths: ['identifier'],
+    paths: ['identifier', 'sku', 'productID', 'mpn'],
   },
   {
     names: ['company url', 'company website', 'employer url', 'employer website'],

@@ -62,7 +62,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     pageTitle: true,
   },
   {
-    names: ['description', 'summary', 'abstract', 'dek', 'standfirst', 'subheading', 'subhead', 'strapline'],
+    names: ['description', 'summary', 'abstract', 'dek', 'standfirst', 'subheading', 'subhead', 'strapline', 'excerpt'],
     paths: ['description', 'abstract'],
     meta: ['og:description', 'description', 'twitter:description'],
     metadata: 'description',
@@ -141,7 +141,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     meta: ['product:price:currency', 'og:price:currency'],
   },
   {
-    names: ['availability', 'stock', 'in stock', 'stock status', 'available', 'inventory status'],
+    names: [
+      'availability',
+      'stock',
+      'in stock',
+      'stock status',
+      'available',
+      'inventory status',
+      'available online',
+      'online available',
+      'online availability',
+      'in stock online',
+    ],
     paths: ['offers.availability', 'availability'],
     meta: ['product:availability', 'og:availability'],
   },
@@ -150,7 +161,9 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['offers.itemCondition', 'itemCondition'],
     labels: ['zustand', 'état', 'estado', 'condizione'],
   },
-  { names: ['seller', 'merchant', 'vendor', 'retailer', 'store'], paths: ['offers.seller', 'seller'] },
+  { names: ['seller', 'merchant', 'retailer', 'store'], paths: ['offers.seller', 'seller'] },
+  // A shop's vendor (Shopify's) is the maker when no seller is stated.
+  { names: ['vendor', 'vendor name'], paths: ['offers.seller', 'seller', 'brand', 'manufacturer'] },
   {
     names: ['brand', 'brand name', 'manufacturer', 'make', 'maker'],
     paths: ['brand', 'manufacturer'],
@@ -161,6 +174,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: [
       'sku',
       'item number',
+      'stock number',
+      'stock no',
+      'stock id',
+      'stock code',
       'style code',
       'style number',
       'product code',
@@ -375,6 +392,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['category', 'articleSection', 'genre', 'recipeCategory'],
     meta: ['article:section'],
     labels: ['kategorie', 'catégorie', 'categoría', 'rubrik', 'rubrique'],
+    // A category page's category is the page's own name.
+    listing: true,
   },
   {
     names: ['keywords', 'tags', 'tag', 'topics'],
@@ -657,7 +676,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['jobLocationType'],
   },
   { names: ['employment type', 'job type'], paths: ['employmentType'] },
-  { names: ['date posted', 'posted', 'posted at', 'posted on', 'posting date'], paths: ['datePosted'] },
+  {
+    names: ['date posted', 'posted', 'posted at', 'posted on', 'posting date', 'posted date', 'post date time'],
+    paths: ['datePosted'],
+  },
   // The parts of an amount range (a salary's MonetaryAmount, a QuantitativeValue) when read as an object.
   { names: ['min', 'minimum', 'min value'], paths: ['minValue', 'value.minValue'] },
   { names: ['max', 'maximum', 'max value', 'to'], paths: ['maxValue', 'value.maxValue'] },
@@ -828,7 +850,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'list name',
       'page category',
     ],
-    paths: ['category', 'articleSection'],
+    // A book's collection is its series.
+    paths: ['category', 'articleSection', 'isPartOf[BookSeries|CreativeWorkSeries|Periodical].name'],
     listing: true,
   },
   // A list element's number is its position in the list (a ListItem's, a HowToStep's).

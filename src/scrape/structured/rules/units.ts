@@ -34,6 +34,7 @@ const LENGTH = {
   km: u('length', 1e6),
   in: u('length', 25.4),
   ft: u('length', 304.8),
+  mi: u('length', 1609344),
 };
 const VOLUME = { ml: u('volume', 1), cl: u('volume', 10), l: u('volume', 1000) };
 const TIME = { s: u('time', 1), min: u('time', 60), h: u('time', 3600), d: u('time', 86400) };
@@ -198,6 +199,9 @@ const WRITTEN: Record<string, Unit> = {
   v: u('volt', 1),
   mpa: u('pa', 1e6),
   bar: u('pa', 1e5),
+  mi: LENGTH.mi,
+  mile: LENGTH.mi,
+  miles: LENGTH.mi,
 };
 
 /** Units a schema name may end in ('weight_kg', 'cook_time_minutes', 'temperature_rating_c', 'price_eur'). */
@@ -219,6 +223,8 @@ const SUFFIXES: Record<string, Unit> = {
   inch: LENGTH.in,
   inches: LENGTH.in,
   ft: LENGTH.ft,
+  mi: LENGTH.mi,
+  miles: LENGTH.mi,
   ml: VOLUME.ml,
   l: VOLUME.l,
   liters: VOLUME.l,
@@ -316,6 +322,7 @@ const UNIT_CODES: Record<string, Unit> = {
   KMT: LENGTH.km,
   INH: LENGTH.in,
   FOT: LENGTH.ft,
+  SMI: LENGTH.mi,
   MTK: AREA.m2,
   FTK: AREA.ft2,
   KMK: AREA.km2,

@@ -474,3 +474,185 @@ describe('qualified offers and amenities', () => {
     assert.deepEqual(out, { has_pool: false, sauna_available: true, has_gym: null, sauna: null });
   });
 });
+
+describe('after holdout5 was read: names in other languages, enum words, selected offers, editions', () => {
+  test('Italian, French and German names are read as their English forms', () => {
+    const osteria = rules(
+      page({
+        '@type': 'Restaurant',
+        name: 'Osteria del Melograno',
+        telephone: '+39 051 555 2347',
+        priceRange: '€€',
+        servesCuisine: ['Emiliana', 'Italiana'],
+        acceptsReservations: 'True',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: 'Via San Felice 88/B',
+          postalCode: '40122',
+          addressLocality: 'Bologna',
+        },
+        geo: { '@type': 'GeoCoordinates', latitude: 44.49712 },
+      }),
+      objectSchema({
+        nome: STRING,
+        telefono: STRING,
+        fascia_prezzo: STRING,
+        cucine: STRINGS,
+        accetta_prenotazioni: BOOLEAN,
+        indirizzo: objectSchema({ via: STRING, cap: STRING, citta: STRING }),
+        latitudine: NUMBER,
+      }),
+    );
+    assert.deepEqual(osteria, {
+      nome: 'Osteria del Melograno',
+      telefono: '+39 051 555 2347',
+      fascia_prezzo: '€€',
+      cucine: ['Emiliana', 'Italiana'],
+      accetta_prenotazioni: true,
+      indirizzo: { via: 'Via San Felice 88/B', cap: '40122', citta: 'Bologna' },
+      latitudine: 44.49712,
+    });
+    const livre = rules(
+      page({
+        '@type': 'Book',
+        name: 'Les Jardins de sel',
+        author: { '@type': 'Person', name: 'Hélène Marchetti' },
+        inLanguage: 'fr',
+        workExample: [
+          {
+            '@type': 'Book',
+            bookFormat: 'https://schema.org/Paperback',
+            numberOfPages: 384,
+            datePublished: '2024-08-21',
+            offers: { price: '22.00', availability: 'https://schema.org/InStock' },
+          },
+        ],
+      }),
+      objectSchema({
+        titre: STRING,
+        auteur: STRING,
+        langue: STRING,
+        date_parution: { type: 'string', format: 'date' },
+        nombre_pages: INTEGER,
+        prix: NUMBER,
+        disponible: BOOLEAN,
+        format: { type: 'string', enum: ['broché', 'relié', 'numérique'] },
+      }),
+    );
+    assert.deepEqual(livre, {
+      titre: 'Les Jardins de sel',
+      auteur: 'Hélène Marchetti',
+      langue: 'fr',
+      date_parution: '2024-08-21',
+      nombre_pages: 384,
+      prix: 22,
+      disponible: true,
+      format: 'broché',
+    });
+    const kommode = rules(
+      page({ '@type': 'Product', name: 'Kommode', offers: { price: '149.00', priceCurrency: 'EUR' } }),
+      objectSchema({ preis: NUMBER, waehrung: STRING, hoehe_cm: NUMBER }),
+    );
+    assert.deepEqual(kommode, { preis: 149, waehrung: 'EUR', hoehe_cm: null });
+  });
+
+  test('an English name with a word of another language is not rewritten while it finds its own value', () => {
+    const out = rules(
+      page({ '@type': 'BlogPosting', headline: 'Post', keywords: 'bread, rye' }),
+      objectSchema({ tag: STRING, tags: STRINGS }),
+    );
+    assert.deepEqual(out, { tag: 'bread, rye', tags: ['bread', 'rye'] });
+  });
+
+  test('enumeration members under a client’s enum words: conditions, availability, formats, job types', () => {
+    const out = rules(
+      page({
+        '@type': 'Product',
+        name: 'Camera',
+        offers: { itemCondition: 'https://schema.org/UsedCondition', availability: 'https://schema.org/SoldOut' },
+      }),
+      objectSchema({
+        condition: { type: 'string', enum: ['new', 'used', 'refurbished'] },
+        stock: { type: 'string', enum: ['in stock', 'out of stock'] },
+      }),
+    );
+    assert.deepEqual(out, { condition: 'used', stock: 'out of stock' });
+  });
+
+  test('the offer of the variant the product names comes first; a vendor is the brand; a stock number the sku', () => {
+    const out = rules(
+      page({
+        '@type': 'Product',
+        name: 'Skillet',
+        sku: 'SK10',
+        brand: { '@type': 'Brand', name: 'Ferrowell' },
+        offers: [
+          { '@type': 'Offer', sku: 'SK08', price: 95 },
+          { '@type': 'Offer', sku: 'SK10', price: 125 },
+        ],
+      }),
+      objectSchema({
+        price: NUMBER,
+        vendor: STRING,
+        stock_number: STRING,
+        variants: { type: 'array', items: objectSchema({ sku: STRING, price: NUMBER }) },
+      }),
+    );
+    assert.deepEqual(out, {
+      price: 125,
+      vendor: 'Ferrowell',
+      stock_number: 'SK10',
+      variants: [
+        { sku: 'SK08', price: 95 },
+        { sku: 'SK10', price: 125 },
+      ],
+    });
+  });
+
+  test('counts named by an action’s plural (views, likes) without a counter give null, never a loop', () => {
+    const schema = objectSchema({ views: INTEGER, likes: INTEGER, shares: INTEGER, downloads: INTEGER });
+    assert.deepEqual(rules(page({ '@type': 'VideoObject', name: 'Clip' }), schema), {
+      views: null,
+      likes: null,
+      shares: null,
+      downloads: null,
+    });
+    const counted = rules(
+      page({
+        '@type': 'VideoObject',
+        name: 'Clip',
+        interactionCount: '284113',
+        interactionStatistic: {
+          '@type': 'InteractionCounter',
+          interactionType: 'https://schema.org/LikeAction',
+          userInteractionCount: 12,
+        },
+      }),
+      schema,
+    );
+    assert.deepEqual(counted, { views: 284113, likes: 12, shares: null, downloads: null });
+  });
+
+  test('a site’s own meta vocabulary by its last segment; mileage in miles; an article’s section is not its title', () => {
+    const head =
+      '<meta property="place:location:latitude" content="38.71124"><meta property="hearthly:city" content="Lisbon">';
+    const rental = `<html><head>${head}</head><body></body></html>`;
+    assert.deepEqual(rules(rental, objectSchema({ latitude: NUMBER, city: STRING })), {
+      latitude: 38.71124,
+      city: 'Lisbon',
+    });
+    const car = rules(
+      page({
+        '@type': 'Car',
+        name: 'Civic',
+        mileageFromOdometer: { '@type': 'QuantitativeValue', value: 38412, unitCode: 'SMI' },
+      }),
+      objectSchema({ mileage_miles: INTEGER, mileage_km: INTEGER }),
+    );
+    assert.deepEqual(car, { mileage_miles: 38412, mileage_km: 61818 });
+    const article =
+      '<html><head><meta property="og:type" content="article"><meta property="og:title" content="Why starters smell">' +
+      '</head><body><h1>Why starters smell</h1></body></html>';
+    assert.equal(rules(article, objectSchema({ section: STRING }))['section'], null);
+  });
+});
