@@ -603,6 +603,30 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   { names: ['release notes', 'changelog', 'whats new'], paths: ['releaseNotes'] },
   { names: ['install url', 'app store url', 'store url'], paths: ['installUrl', 'downloadUrl'] },
   { names: ['screenshots', 'screenshot', 'screenshot url'], paths: ['screenshot'] },
+  // ---- Games and apps.
+  { names: ['play mode', 'game mode', 'game modes', 'play modes', 'modes'], paths: ['playMode'] },
+  {
+    names: ['players', 'number of players', 'player count', 'max players', 'maximum players'],
+    paths: ['numberOfPlayers.maxValue', 'numberOfPlayers'],
+  },
+  { names: ['min players', 'minimum players'], paths: ['numberOfPlayers.minValue'] },
+  {
+    names: ['requires', 'requirements os', 'minimum os', 'min os', 'requires os', 'compatibility'],
+    paths: ['softwareRequirements', 'operatingSystem'],
+  },
+  // ---- Clinics.
+  {
+    names: ['specialty', 'specialties', 'specialities', 'speciality', 'medical specialty', 'medical specialties'],
+    paths: ['medicalSpecialty'],
+  },
+  {
+    names: ['accepting new patients', 'new patients', 'accepts new patients', 'is accepting new patients'],
+    paths: ['isAcceptingNewPatients'],
+  },
+  {
+    names: ['services', 'available services', 'treatments', 'procedures'],
+    paths: ['availableService', 'hasOfferCatalog'],
+  },
   // ---- Datasets.
   { names: ['temporal coverage', 'coverage', 'time period', 'period covered'], paths: ['temporalCoverage'] },
   {

@@ -238,6 +238,9 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'user rating',
       'customer rating',
       'review score',
+      'user score',
+      'audience score',
+      'imdb rating',
       'score',
     ],
     paths: ['aggregateRating.ratingValue', 'reviewRating.ratingValue', 'ratingValue', 'aggregateRating'],
@@ -389,7 +392,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: ['category', 'categories', 'section', 'article section', 'genre'],
     // "Composting, Winter Gardening": one stated text of several sections.
     split: 'comma',
-    paths: ['category', 'articleSection', 'genre', 'recipeCategory'],
+    // An app's category is its applicationCategory.
+    paths: ['category', 'articleSection', 'genre', 'recipeCategory', 'applicationCategory'],
     meta: ['article:section'],
     labels: ['kategorie', 'catégorie', 'categoría', 'rubrik', 'rubrique'],
     // A category page's category is the page's own name.
@@ -580,7 +584,19 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['cast', 'actor', 'actors', 'starring', 'stars list'], paths: ['actor', 'actors'] },
   { names: ['director', 'directors', 'directed by'], paths: ['director'] },
   {
-    names: ['age rating', 'content rating', 'rated', 'certification', 'mpaa rating', 'film rating'],
+    names: [
+      'age rating',
+      'content rating',
+      'rated',
+      'certification',
+      'mpaa rating',
+      'film rating',
+      'pegi',
+      'pegi rating',
+      'esrb',
+      'esrb rating',
+      'usk',
+    ],
     paths: ['contentRating'],
   },
   {

@@ -656,3 +656,37 @@ describe('after holdout5 was read: names in other languages, enum words, selecte
     assert.equal(rules(article, objectSchema({ section: STRING }))['section'], null);
   });
 });
+
+describe('games, apps and clinics', () => {
+  test('a game’s modes, players, age rating; an app’s category and requirements; a clinic’s specialties', () => {
+    const game = rules(
+      page({
+        '@type': 'VideoGame',
+        name: 'Harbour Keeper',
+        playMode: ['SinglePlayer', 'CoOp'],
+        numberOfPlayers: { '@type': 'QuantitativeValue', maxValue: 4 },
+        contentRating: 'PEGI 7',
+        applicationCategory: 'Game',
+        softwareRequirements: 'Windows 10 64-bit',
+      }),
+      objectSchema({ modes: STRINGS, max_players: INTEGER, pegi: STRING, category: STRING, requires: STRING }),
+    );
+    assert.deepEqual(game, {
+      modes: ['SinglePlayer', 'CoOp'],
+      max_players: 4,
+      pegi: 'PEGI 7',
+      category: 'Game',
+      requires: 'Windows 10 64-bit',
+    });
+    const clinic = rules(
+      page({
+        '@type': 'Dentist',
+        name: 'Riverside Dental',
+        medicalSpecialty: ['Dentistry', 'Orthodontics'],
+        isAcceptingNewPatients: true,
+      }),
+      objectSchema({ specialties: STRINGS, accepting_new_patients: BOOLEAN }),
+    );
+    assert.deepEqual(clinic, { specialties: ['Dentistry', 'Orthodontics'], accepting_new_patients: true });
+  });
+});
