@@ -582,14 +582,26 @@ function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
 function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
   // A name in the client's own language ('prezzo', 'data_parution') is read as its English forms when it finds
   // nothing as written (name-translations.ts).
-  for (const asked of [name, ...englishNames(name)]) {
-    const v = asTimeOfDay(asked, schema, rootValue(asked, schema, entities, ctx), ctx);
-    if (v !== null) return v;
+  // What the page states for machines under any of the forms comes before visible labels under the first.
+  const asked = [name, ...englishNames(name)];
+  const passes = asked.length > 1 ? [false, true] : [true];
+  for (const visible of passes) {
+    for (const form of asked) {
+      const v = asTimeOfDay(form, schema, rootValue(form, schema, entities, ctx, visible), ctx);
+      if (v !== null) return v;
+    }
   }
   return null;
 }
 
-function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
+/** A root property's value from the entity, meta tags and, when `visible`, the visible labelled content. */
+function rootValue(
+  name: string,
+  schema: JsonSchema,
+  entities: FactItem[],
+  ctx: FillContext,
+  visible: boolean,
+): unknown {
   const s = resolveSchema(schema, ctx.root);
   const kind = kindOf(s);
   const hint = splitHint(name);
@@ -605,7 +617,7 @@ function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: 
   }
   if (kind === 'object') {
     const typed = fillValue(s, itemsOfNamedType(name, ctx), ctx, 1);
-    return typed ?? objectFromLabels(s, ctx, 1);
+    return typed ?? (visible ? objectFromLabels(s, ctx, 1) : null);
   }
   if (groupsOf(name).some((g) => g.group.listing)) {
     const listing = fillValue(s, listingName(entities, ctx), ctx, 1);
@@ -650,6 +662,7 @@ function rootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: 
     const fromMeta = fillValue(s, inUnit(metaValues(unit.base, ctx), unit, ctx), ctx, 1);
     if (fromMeta !== null) return fromMeta;
   }
+  if (!visible) return null;
   const labelled = fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
   return labelled ?? (unit ? fillValue(s, labelledAmounts(unit, ctx), ctx, 1) : null);
 }

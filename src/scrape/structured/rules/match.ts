@@ -8,6 +8,7 @@ import { RULE_LIMITS } from './limits.js';
 import { structuralValues } from './structure.js';
 import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
 import { VOCABULARY } from './synonyms-vocabulary.js';
+import { englishNames } from './name-translations.js';
 
 /** One step of a path: a property (normalized), and the kinds of thing it accepts when the path names them. */
 export interface PathStep {
@@ -47,6 +48,9 @@ for (const group of [...SYNONYMS, ...VOCABULARY]) {
 export function nameVariants(name: string): string[] {
   const key = normalizeKey(name);
   const out = [key];
+  // 'is_paywalled', 'hasParking': the yes/no asked, without its verb.
+  const words = labelWords(name);
+  if (words.length > 1 && (words[0] === 'is' || words[0] === 'has')) out.push(normalizeKey(words.slice(1).join(' ')));
   for (const prefix of TYPE_PREFIXES) {
     if (key.startsWith(prefix) && key.length > prefix.length) out.push(key.slice(prefix.length));
   }
@@ -205,6 +209,7 @@ export function entityValues(
       const values = valuesAt(item, path, byId);
       const g = group?.group;
       if (g?.interval) take(intervalParts(values, g.interval));
+      else if (g?.divide) take(divided(values, g.divide));
       else take(g?.negate ? negated(values) : g?.member ? namedMember(values, key, g.member === 'exclusive') : values);
     }
   }
@@ -221,6 +226,7 @@ export function entityValues(
     }
   }
   if (!out.length) take(socialProfiles(item, variants[0] as string, byId));
+  if (!out.length) take(additionalProperties(item, name, byId));
   if (!out.length && depth === 0) take(qualifiedValues(item, name, byId));
   if (!out.length) take(amenityValues(item, name, byId));
   // A wrapper states its thing's facts on the thing: a listing's home (about), a page's main entity, an offer's
@@ -241,6 +247,31 @@ export function entityValues(
 
 const OFFER_KIND_NAMES = new Set(['type', 'kind', 'option', 'label', 'category']);
 const OFFER_TYPES = new Set(['Offer', 'AggregateOffer']);
+
+/**
+ * A product's additionalProperty (PropertyValue name/value pairs: "Waterdicht": "Ja") named as the schema names
+ * the property, or as its English form ("Inhoud" for capacity); a value with a unitText carries it ("32 liter").
+ */
+function additionalProperties(item: FactItem, name: string, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+  const pairs = item.props.get('additionalproperty');
+  if (!pairs?.length) return [];
+  const wanted = new Set([...nameVariants(name), ...englishNames(name).map(normalizeKey)]);
+  for (const raw of pairs.slice(0, RULE_LIMITS.maxArrayItems)) {
+    const pair = deref(raw, byId);
+    if (!isItem(pair)) continue;
+    const label = pair.props.get('name')?.[0];
+    if (typeof label !== 'string') continue;
+    const keys = [normalizeKey(label), ...englishNames(label).map(normalizeKey)];
+    if (!keys.some((k) => wanted.has(k))) continue;
+    const value = pair.props.get('value')?.[0];
+    const unit = pair.props.get('unittext')?.[0];
+    if (value === undefined) continue;
+    return [
+      typeof unit === 'string' && (typeof value === 'string' || typeof value === 'number') ? `${value} ${unit}` : value,
+    ];
+  }
+  return [];
+}
 
 /** The texts a thing states about itself (its name, format, size, sku...), normalized, for matching a qualifier. */
 function ownText(item: FactItem, byId: ReadonlyMap<string, FactItem>): string {
@@ -382,6 +413,16 @@ function intervalParts(values: FactValue[], part: 'start' | 'end'): FactValue[] 
     const half = (part === 'start' ? halves[0] : halves[1])?.trim();
     // '..' is an open end.
     if (half && half !== '..') out.push(half);
+  }
+  return out;
+}
+
+/** Stated numbers divided (months as years); what is no number is dropped. */
+function divided(values: FactValue[], by: number): FactValue[] {
+  const out: FactValue[] = [];
+  for (const v of values) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isFinite(n)) out.push(Math.round((n / by) * 100) / 100);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // `von`...) are dropped, and the English forms a developer would write are tried: in order, reversed ("data
 // parution" -> "publication date"), and "number of ..." for a count. A German compound of two listed words is
 // split ("serienname" -> series name). The English form is then looked up exactly as an English name (fill.ts).
-// Words that are also common English names (tag, alt, note, land) are left out.
+// Words that are also common English names (tag, alt, note) are left out.
 
 /** Accent-folded lower case ('Währung' -> 'wahrung', 'città' -> 'citta'). */
 function fold(word: string): string {
@@ -121,6 +121,19 @@ const MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['type', 'typ tipo'],
   ['free', 'kostenlos gratuit gratis gratuito gratuita'],
   ['delivery', 'lieferung lieferzeit entrega consegna levering'],
+  ['total', 'totale gesamt totaal'],
+  ['serving', 'porzione portion porcion porcao portie'],
+  ['votes', 'voti votos stemmen stimmen'],
+  ['calories', 'calorie kalorien calorias calorieen'],
+  ['employer', 'arbeitgeber employeur empleador datore werkgever'],
+  ['location', 'ort standort arbeitsort emplacement ubicacion sede localizacao locatie'],
+  ['country', 'land'],
+  ['period', 'zeitraum periode periodo'],
+  ['employment type', 'beschaftigungsart anstellungsart arbeitszeitmodell'],
+  ['deadline', 'bewerbungsfrist frist scadenza plazo'],
+  ['capacity', 'inhoud fassungsvermogen kapazitat capacite capacidad capacita volumen'],
+  ['waterproof', 'waterdicht wasserdicht impermeable impermeabile etanche'],
+  ['closure', 'sluiting verschluss fermeture cierre chiusura'],
 ];
 
 const WORDS = new Map<string, string>();
@@ -163,7 +176,8 @@ export function englishNames(name: string): string[] {
     .map(fold);
   if (!words.length || words.length > 6) return [];
   const kept = words.filter((w) => !CONNECTORS.has(w));
-  const english = kept.map(englishWord);
+  // Italian and Portuguese 'data' is a date when it names one ('data_pubblicazione'); alone it may be data.
+  const english = kept.map((w) => (w === 'data' && kept.length > 1 ? 'date' : englishWord(w)));
   if (english.every((w, i) => w === kept[i])) return [];
   const out: string[] = [];
   // 'nombre' is a name in Spanish and a number in French ('nombre_pages'): both readings are tried.
@@ -174,12 +188,20 @@ export function englishNames(name: string): string[] {
   }
   for (const reading of readings) {
     out.push(reading.join(' '));
-    // Romance languages name the head first ("data parution", "fascia prezzo").
-    if (reading.length > 1) out.push([...reading].reverse().join(' '));
+    // Romance languages name the head first ("data parution", "fascia prezzo"); a trailing unit stays last
+    // ("tempo totale min" -> "total time min").
+    const unit = reading.length > 2 && UNIT_WORDS.has(reading[reading.length - 1] as string);
+    const head = unit ? reading.slice(0, -1) : reading;
+    if (head.length > 1) out.push([...[...head].reverse(), ...(unit ? reading.slice(-1) : [])].join(' '));
     if (reading[0] === 'number' && reading.length > 1) out.push(`number of ${reading.slice(1).join(' ')}`);
   }
   return [...new Set(out)];
 }
+
+/** Unit words a name may end in, kept last when the other words are reversed. */
+const UNIT_WORDS = new Set(
+  'min mins minuti minuten minutos minutes h ore stunden horas g kg mg cm mm m ml l eur'.split(' '),
+);
 
 /** Words with a second meaning in another of the languages: the second English word. */
 const AMBIGUOUS = new Map([['nombre', 'number']]);

@@ -46,6 +46,7 @@ const TYPE_WORD_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
   // A line-up's acts: a band, a solo artist.
   ['group', ['band', 'artist', 'act']],
   ['person', ['artist', 'act']],
+  ['howto', ['guide', 'tutorial']],
 ]);
 
 /** The words of an item's types ('MusicAlbum' -> musicalbum, music, album), with their aliases. */
@@ -53,6 +54,7 @@ export function typeWords(item: FactItem): Set<string> {
   const out = new Set<string>();
   for (const type of item.types) {
     out.add(normalizeKey(type));
+    for (const alias of TYPE_WORD_ALIASES.get(normalizeKey(type)) ?? []) out.add(alias);
     for (const w of words(type)) {
       if (w.length <= 2 || VAGUE_TYPE_WORDS.has(w)) continue;
       out.add(w);

@@ -152,7 +152,18 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
     paths: ['productGroupID', 'inProductGroupWithID'],
   },
   {
-    names: ['material', 'materials', 'fabric', 'composition', 'made of', 'fabric composition'],
+    names: [
+      'material',
+      'materials',
+      'fabric',
+      'composition',
+      'made of',
+      'fabric composition',
+      'outer material',
+      'shell material',
+      'upper material',
+      'main material',
+    ],
     paths: ['material', 'hasVariant.material'],
     labels: ['material', 'materiale', 'matière', 'matériau', 'zusammensetzung', 'composición'],
     split: 'comma',
@@ -410,9 +421,23 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
     paths: ['validThrough'],
   },
   {
-    // monthsOfExperience is in months: a name asking years is not read here.
     names: ['experience months', 'months of experience', 'min experience months', 'experience', 'experience required'],
     paths: ['experienceRequirements.monthsOfExperience', 'experienceRequirements'],
+  },
+  // monthsOfExperience in years (60 -> 5).
+  {
+    names: [
+      'years of experience',
+      'experience years',
+      'years experience',
+      'min years experience',
+      'min experience years',
+      'minimum years of experience',
+      'min years of experience',
+      'required years of experience',
+    ],
+    paths: ['experienceRequirements.monthsOfExperience'],
+    divide: 12,
   },
   {
     names: ['qualifications', 'requirements', 'required qualifications'],

@@ -33,6 +33,8 @@ export interface SynonymGroup {
   member?: boolean | 'exclusive';
   /** The paths state ISO 8601 intervals ('2015-01-01/2023-12-31'): the property is this part of them. */
   interval?: 'start' | 'end';
+  /** The paths state numbers in a smaller unit: each is divided by this (months of experience asked in years). */
+  divide?: number;
   /** The property is the lowest of the amounts stated ('price from' over several offers). */
   pick?: 'lowest';
   /** The name of a listing page (a category, a collection): see listingName in fill.ts. */
@@ -162,6 +164,12 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     labels: ['zustand', 'état', 'estado', 'condizione'],
   },
   { names: ['seller', 'merchant', 'retailer', 'store'], paths: ['offers.seller', 'seller'] },
+  // The shop a product page belongs to: its seller, else the site's name.
+  {
+    names: ['shop name', 'store name', 'shop', 'webshop', 'online shop', 'retailer name'],
+    paths: ['offers.seller', 'seller'],
+    meta: ['og:site_name'],
+  },
   // A shop's vendor (Shopify's) is the maker when no seller is stated.
   { names: ['vendor', 'vendor name'], paths: ['offers.seller', 'seller', 'brand', 'manufacturer'] },
   {
@@ -226,7 +234,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   // A hotel's stars are its starRating (the classification), not its guests' average rating.
   {
     names: ['stars', 'star rating', 'star class', 'hotel stars'],
-    paths: ['starRating', 'aggregateRating.ratingValue'],
+    // A review's stars are its rating.
+    paths: ['starRating', 'aggregateRating.ratingValue', 'reviewRating.ratingValue'],
   },
   {
     names: [
@@ -259,6 +268,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'ratings total',
       'total ratings',
       'number of ratings',
+      'number of votes',
+      'votes count',
       'votes',
       'vote count',
     ],
@@ -318,7 +329,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'release date',
       'post date',
     ],
-    paths: ['datePublished', 'dateCreated', 'uploadDate'],
+    // A job posting is published on its datePosted.
+    paths: ['datePublished', 'dateCreated', 'uploadDate', 'datePosted'],
     meta: ['article:published_time', 'og:published_time'],
     metadata: 'publishedTime',
   },
@@ -424,7 +436,7 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     labels: ['portionen', 'personen', 'portions', 'porciones', 'raciones'],
   },
   {
-    names: ['calories', 'calories per serving', 'kcal', 'calorie count'],
+    names: ['calories', 'calories per serving', 'kcal', 'calorie count', 'calories serving', 'serving calories'],
     paths: ['nutrition.calories', 'calories'],
     labels: ['kalorien', 'calorías'],
   },
@@ -456,12 +468,12 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['salt', 'salt content'], paths: [], labels: ['salz', 'sel', 'sal'] },
   { names: ['sodium', 'sodium content'], paths: ['nutrition.sodiumContent', 'sodiumContent'] },
   {
-    names: ['prep time', 'preparation time', 'prep'],
+    names: ['prep time', 'preparation time', 'prep', 'preparation'],
     paths: ['prepTime'],
     labels: ['zubereitungszeit', 'vorbereitungszeit', 'temps de préparation', 'préparation', 'tiempo de preparación'],
   },
   {
-    names: ['cook time', 'cooking time', 'cook'],
+    names: ['cook time', 'cooking time', 'cook', 'cooking'],
     paths: ['cookTime'],
     labels: ['kochzeit', 'garzeit', 'backzeit', 'temps de cuisson', 'cuisson', 'tiempo de cocción'],
   },
@@ -559,7 +571,10 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   // A subtitle is its own line (a book's "A Novel"), not the description.
   // An article's subtitle is its dek (the description) when it states no alternative headline.
-  { names: ['subtitle', 'sub title'], paths: ['alternativeHeadline', 'alternateName', 'description'] },
+  {
+    names: ['subtitle', 'sub title', 'subheadline', 'sub headline', 'deck', 'kicker text'],
+    paths: ['alternativeHeadline', 'alternateName', 'description'],
+  },
   {
     names: ['min age', 'minimum age', 'age limit', 'age restriction'],
     paths: ['typicalAgeRange', 'audience.suggestedMinAge'],
@@ -759,7 +774,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     // "macOS, Windows" is one stated text.
     split: 'comma',
   },
-  { names: ['format', 'book format', 'binding'], paths: ['bookFormat', 'format', 'encodingFormat'] },
+  // An event's format is its attendance mode.
+  {
+    names: ['format', 'book format', 'binding'],
+    paths: ['bookFormat', 'format', 'encodingFormat', 'eventAttendanceMode'],
+  },
   {
     names: ['download size', 'file size', 'size'],
     paths: ['fileSize', 'contentSize'],

@@ -690,3 +690,102 @@ describe('games, apps and clinics', () => {
     assert.deepEqual(clinic, { specialties: ['Dentistry', 'Orthodontics'], accepting_new_patients: true });
   });
 });
+
+describe('after holdout6 was read: additional properties, yes/no verbs, experience in years, German jobs', () => {
+  test('additionalProperty pairs by the schema’s name or its English form, with their unit', () => {
+    const out = rules(
+      page({
+        '@type': 'Product',
+        name: 'Fietstas',
+        additionalProperty: [
+          { '@type': 'PropertyValue', name: 'Inhoud', value: '32', unitText: 'liter' },
+          { '@type': 'PropertyValue', name: 'Waterdicht', value: 'Ja' },
+          { '@type': 'PropertyValue', name: 'Closure', value: 'Rolsluiting' },
+        ],
+      }),
+      objectSchema({ capacityLiters: NUMBER, waterproof: BOOLEAN, closure: STRING, weight: NUMBER }),
+    );
+    assert.deepEqual(out, { capacityLiters: 32, waterproof: true, closure: 'Rolsluiting', weight: null });
+  });
+
+  test('is_/has_ names without their verb; experience asked in years; a credential by the client’s enum word', () => {
+    const job = rules(
+      page({
+        '@type': 'JobPosting',
+        title: 'Data Engineer',
+        isAccessibleForFree: true,
+        experienceRequirements: { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: 60 },
+        educationRequirements: { '@type': 'EducationalOccupationalCredential', credentialCategory: 'bachelor degree' },
+      }),
+      objectSchema({
+        isPaywalled: BOOLEAN,
+        min_years_experience: NUMBER,
+        education_level: { type: 'string', enum: ['high_school', 'bachelor', 'master'] },
+      }),
+    );
+    assert.deepEqual(job, { isPaywalled: false, min_years_experience: 5, education_level: 'bachelor' });
+  });
+
+  test('a German job: employer, a nested location, enum words in German; structured before a visible label', () => {
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'JobPosting',
+      title: 'Projektleiter',
+      hiringOrganization: { '@type': 'Organization', name: 'Sonnwerk Energie GmbH' },
+      employmentType: 'FULL_TIME',
+      validThrough: '2025-03-15',
+      jobLocation: {
+        '@type': 'Place',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: 'Wiesentalstraße 18',
+          postalCode: '79115',
+          addressCountry: 'DE',
+        },
+      },
+      baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { minValue: 60000, unitText: 'YEAR' } },
+    })}</script></head><body><main><dl><dt>Bewerbungsfrist</dt><dd>15.03.2025. Wir freuen uns.</dd></dl></main></body></html>`;
+    const out = rules(
+      html,
+      objectSchema({
+        arbeitgeber: STRING,
+        ort: objectSchema({ strasse: STRING, plz: STRING, land: STRING }),
+        beschaeftigungsart: { type: 'string', enum: ['vollzeit', 'teilzeit'] },
+        gehalt: objectSchema({ zeitraum: { type: 'string', enum: ['jahr', 'monat', 'stunde'] } }),
+        bewerbungsfrist: { type: 'string', format: 'date' },
+      }),
+    );
+    assert.deepEqual(out, {
+      arbeitgeber: 'Sonnwerk Energie GmbH',
+      ort: { strasse: 'Wiesentalstraße 18', plz: '79115', land: 'DE' },
+      beschaeftigungsart: 'vollzeit',
+      gehalt: { zeitraum: 'jahr' },
+      bewerbungsfrist: '2025-03-15',
+    });
+  });
+
+  test('a guide’s title; reviews’ stars; the shop a product belongs to; an event’s format', () => {
+    const guide = rules(
+      page({ '@type': 'HowTo', name: 'How to Replace a Kitchen Tap' }),
+      objectSchema({ guide_title: STRING }),
+    );
+    assert.equal(guide['guide_title'], 'How to Replace a Kitchen Tap');
+    const product = rules(
+      page(
+        {
+          '@type': 'Product',
+          name: 'Beans',
+          review: [{ '@type': 'Review', reviewRating: { '@type': 'Rating', ratingValue: 5 }, author: 'Ann' }],
+        },
+        '<meta property="og:site_name" content="Bean &amp; Bothy">',
+      ),
+      objectSchema({ shop_name: STRING, reviews: { type: 'array', items: objectSchema({ stars: INTEGER }) } }),
+    );
+    assert.deepEqual(product, { shop_name: 'Bean & Bothy', reviews: [{ stars: 5 }] });
+    const event = rules(
+      page({ '@type': 'Event', name: 'Meetup', eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode' }),
+      objectSchema({ format: { type: 'string', enum: ['in_person', 'online', 'hybrid'] } }),
+    );
+    assert.equal(event['format'], 'in_person');
+  });
+});
