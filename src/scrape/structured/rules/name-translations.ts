@@ -167,7 +167,20 @@ const ENGLISH_TAILS = new Set(['name', 'code', 'id', 'url', 'link', 'nr']);
  * The English forms of a name written in another language, most likely first; empty when no word of it is a
  * listed foreign word (an English name is not rewritten).
  */
-export function englishNames(name: string): string[] {
+export function englishNames(name: string): readonly string[] {
+  const cached = CACHE.get(name);
+  if (cached) return cached;
+  const out = translate(name);
+  // Names repeat across a schema's lookups and across pages; the cache is bounded (cleared when full).
+  if (CACHE.size >= CACHE_SIZE) CACHE.clear();
+  CACHE.set(name, out);
+  return out;
+}
+
+const CACHE = new Map<string, readonly string[]>();
+const CACHE_SIZE = 4096;
+
+function translate(name: string): string[] {
   const words = name
     .normalize('NFKC')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
