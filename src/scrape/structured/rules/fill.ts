@@ -224,8 +224,22 @@ function asTimeOfDay(name: string, schema: JsonSchema, value: unknown, ctx: Fill
 }
 
 /** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
+/**
+ * Names that mean another property when one value is asked: a recipe's `method` as a string is its cooking
+ * method ("Baking"); as an array it is the steps.
+ */
+const SCALAR_MEANINGS: ReadonlyMap<string, string> = new Map([['method', 'cooking method']]);
+
+/** The forms a property is looked up under, in order: a scalar's own meaning, the name, its English forms. */
+function formsOf(name: string, schema: JsonSchema, ctx: FillContext): string[] {
+  const scalar = SCALAR_MEANINGS.get(normalizeKey(name));
+  const kind = scalar ? kindOf(resolveSchema(schema, ctx.root)) : 'array';
+  const first = scalar && kind !== 'array' && kind !== 'object' ? [scalar] : [];
+  return [...first, name, ...englishNames(name)];
+}
+
 function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
-  for (const asked of [name, ...englishNames(name)]) {
+  for (const asked of formsOf(name, sub, ctx)) {
     const v = asTimeOfDay(asked, sub, statedValue(item, asked, sub, ctx, depth), ctx);
     if (v !== null) return v;
   }
@@ -249,10 +263,25 @@ function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillCon
   return fillValue(sub, inUnit(entityValues(item, unit.base, ctx.byId), unit, ctx), ctx, depth);
 }
 
+/** Whether a name (or one of its English forms) belongs to a group reading one of these paths first. */
+function readsFirst(name: string, paths: ReadonlyArray<string>): boolean {
+  return [name, ...englishNames(name)].some((form) =>
+    groupsOf(form).some((g) => paths.includes(g.group.paths[0] ?? '')),
+  );
+}
+
 /** Every property of the object schema, from one item. */
 function fillObject(schema: JsonSchema, item: FactItem, ctx: FillContext, depth: number): Record<string, unknown> {
+  const props = propertiesOf(schema);
+  // An address asked beside its city or postal code is the street line ({address, city, postal_code}).
+  const split = props.some(([n]) => readsFirst(n, ['addressLocality', 'postalCode']));
   // fromEntries: a property named "__proto__" is a plain key, not the object's prototype.
-  return Object.fromEntries(propertiesOf(schema).map(([name, sub]) => [name, itemValue(item, name, sub, ctx, depth)]));
+  return Object.fromEntries(
+    props.map(([name, sub]) => {
+      const street = split && readsFirst(name, ['address']) ? itemValue(item, 'street address', sub, ctx, depth) : null;
+      return [name, street ?? itemValue(item, name, sub, ctx, depth)];
+    }),
+  );
 }
 
 /** Types of a page that lists things (a category, a collection, search results) rather than being one. */
@@ -583,7 +612,7 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   // A name in the client's own language ('prezzo', 'data_parution') is read as its English forms when it finds
   // nothing as written (name-translations.ts).
   // What the page states for machines under any of the forms comes before visible labels under the first.
-  const asked = [name, ...englishNames(name)];
+  const asked = formsOf(name, schema, ctx);
   const passes = asked.length > 1 ? [false, true] : [true];
   for (const visible of passes) {
     for (const form of asked) {

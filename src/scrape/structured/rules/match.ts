@@ -348,7 +348,9 @@ function amenityValues(item: FactItem, name: string, byId: ReadonlyMap<string, F
   if (!features?.length) return [];
   const all = labelWords(name);
   // Only names that ask a yes/no ('has_pool', 'with_parking', 'pool_available'): a plain 'parking' may ask a text.
-  const asksYesNo = ['has', 'is', 'with', 'offers'].includes(all[0] as string) || all[all.length - 1] === 'available';
+  // 'free_parking' asks whether the parking is free: the amenity's name holds both words.
+  const asksYesNo =
+    ['has', 'is', 'with', 'offers', 'free'].includes(all[0] as string) || all[all.length - 1] === 'available';
   const words = all.filter((w) => !['has', 'is', 'with', 'offers', 'available'].includes(w));
   if (!asksYesNo || !words.length || words.length > 3) return [];
   for (const raw of features.slice(0, RULE_LIMITS.maxArrayItems)) {

@@ -39,7 +39,18 @@ const MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['code', 'codice codigo kod'],
   ['rating', 'bewertung valoracion valutazione avaliacao beoordeling ocena'],
   ['reviews', 'bewertungen avis resenas recensioni recensies opinioni opiniones opinie rezensionen'],
-  ['number', 'anzahl numero aantal liczba nummer'],
+  ['number', 'numero liczba nummer'],
+  // A count of things ('anzahl_bewertungen' -> reviews count, 'aantal' of a rating).
+  ['count', 'anzahl aantal antal'],
+  ['product', 'artikel produkt produit producto prodotto produto product'],
+  ['average', 'durchschnitt moyenne promedio media gemiddelde srednia gennemsnit'],
+  ['comments', 'kommentare commentaires comentarios commenti reacties kommentarer'],
+  ['keywords', 'schlagworte schlusselworter trefwoorden'],
+  ['from', 'desde ab vanaf des'],
+  ['time', 'hora ora heure uhrzeit'],
+  ['venue', 'recinto spielstatte salle'],
+  ['performer', 'conjunto ensemble interprete kunstler artiste artista'],
+  ['summary', 'chapo chapeau'],
   ['author', 'autor auteur autore'],
   ['publisher', 'verlag editeur editorial editore editora uitgever wydawca'],
   ['date', 'datum fecha'],
@@ -141,8 +152,23 @@ for (const [english, words] of MEANINGS) for (const w of words.split(' ')) if (!
 
 /** Words that join the parts of a name in these languages ("date de parution", "numero di pagine"). */
 const CONNECTORS = new Set(
-  'de di da del della dello des du do dos das der die von van het le la el il lo d l'.split(' '),
+  'de di da del della dello des du do dos das der die von van het le la el il lo d l op auf en sur im'.split(' '),
 );
+
+/** Phrases that are one word in English ("mots clés", "code postal", "op voorraad"), folded, joined by spaces. */
+const PHRASES: ReadonlyArray<readonly [string, string]> = [
+  ['mots cles', 'keywords'],
+  ['palabras clave', 'keywords'],
+  ['parole chiave', 'keywords'],
+  ['palavras chave', 'keywords'],
+  ['code postal', 'postalcode'],
+  ['codigo postal', 'postalcode'],
+  ['codice postale', 'postalcode'],
+  ['op voorraad', 'instock'],
+  ['auf lager', 'instock'],
+  ['en stock', 'instock'],
+  ['a partir de', 'from'],
+];
 
 /** A word in English: listed, else a compound of two listed words ("serienname", "bewertungsanzahl"), else itself. */
 function englishWord(word: string): string {
@@ -188,10 +214,19 @@ function translate(name: string): string[] {
     .filter((w) => w !== '')
     .map(fold);
   if (!words.length || words.length > 6) return [];
-  const kept = words.filter((w) => !CONNECTORS.has(w));
+  let joined = ` ${words.join(' ')} `;
+  for (const [phrase, english] of PHRASES) joined = joined.replace(` ${phrase} `, ` ${english} `);
+  const kept = joined
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '' && !CONNECTORS.has(w));
+  if (!kept.length) return [];
   // Italian and Portuguese 'data' is a date when it names one ('data_pubblicazione'); alone it may be data.
   const english = kept.map((w) => (w === 'data' && kept.length > 1 ? 'date' : englishWord(w)));
-  if (english.every((w, i) => w === kept[i])) return [];
+  // A name of English words only is still tried the other way round ('date_publication' -> publication date).
+  if (english.every((w, i) => w === words[i]) && kept.length === words.length) {
+    return english.length > 1 ? [[...english].reverse().join(' ')] : [];
+  }
   const out: string[] = [];
   // 'nombre' is a name in Spanish and a number in French ('nombre_pages'): both readings are tried.
   const readings = [english];

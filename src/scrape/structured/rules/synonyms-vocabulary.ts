@@ -616,7 +616,10 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
     names: ['students', 'enrolled', 'enrollments', 'learners', 'students count', 'enrolled students'],
     paths: ['totalHistoricalEnrollment'],
   },
-  { names: ['syllabus', 'syllabus sections', 'curriculum'], paths: ['syllabusSections', 'hasPart'] },
+  {
+    names: ['syllabus', 'syllabus sections', 'curriculum', 'modules', 'course modules', 'lessons', 'chapters'],
+    paths: ['syllabusSections', 'hasPart'],
+  },
   // ---- Software.
   { names: ['app category', 'application category', 'software category'], paths: ['applicationCategory'] },
   {

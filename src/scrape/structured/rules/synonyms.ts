@@ -171,7 +171,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     meta: ['og:site_name'],
   },
   // A shop's vendor (Shopify's) is the maker when no seller is stated.
-  { names: ['vendor', 'vendor name'], paths: ['offers.seller', 'seller', 'brand', 'manufacturer'] },
+  // A software vendor is its publisher or author.
+  {
+    names: ['vendor', 'vendor name'],
+    paths: ['offers.seller', 'seller', 'brand', 'manufacturer', 'publisher', 'author', 'provider'],
+  },
   {
     names: ['brand', 'brand name', 'manufacturer', 'make', 'maker'],
     paths: ['brand', 'manufacturer'],
@@ -217,7 +221,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'offers.gtin8',
     ],
   },
-  { names: ['mpn', 'part number'], paths: ['mpn', 'offers.mpn'] },
+  {
+    names: [
+      'mpn',
+      'part number',
+      'manufacturer part number',
+      'manufacturer number',
+      'manufacturer product number',
+      'manufacturer sku',
+      'mfr part number',
+    ],
+    paths: ['mpn', 'offers.mpn'],
+  },
   {
     names: ['model', 'model number', 'model no', 'model name', 'model code'],
     paths: ['model', 'mpn'],
@@ -241,6 +256,9 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     names: [
       'rating',
       'rating value',
+      'average',
+      'avg',
+      'mean',
       'average rating',
       'avg rating',
       'guest rating',
@@ -268,12 +286,13 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'ratings total',
       'total ratings',
       'number of ratings',
-      'number of votes',
-      'votes count',
-      'votes',
-      'vote count',
     ],
     paths: ['aggregateRating.reviewCount', 'aggregateRating.ratingCount', 'reviewCount', 'ratingCount'],
+  },
+  // Votes are ratings (ratingCount), before written reviews.
+  {
+    names: ['votes', 'vote count', 'number of votes', 'votes count'],
+    paths: ['aggregateRating.ratingCount', 'ratingCount', 'aggregateRating.reviewCount', 'reviewCount'],
   },
   // 'reviews' is both: the review items for an array schema, their stated count for a number schema (coercion
   // keeps the first candidate that fits the type).
@@ -343,6 +362,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
       'updated at',
       'last modified',
       'last updated',
+      'last updated date',
+      'last modified date',
       'date updated',
       'updated date',
       'modified date',
@@ -593,7 +614,20 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['longitude', 'lng', 'lon', 'long'], paths: ['geo.longitude', 'longitude', 'location.geo.longitude'] },
   { names: ['isbn', 'isbn13', 'isbn 13', 'isbn10', 'isbn 10'], paths: ['isbn', 'gtin13'] },
   {
-    names: ['performer', 'performers', 'artist', 'artists', 'lineup', 'speaker', 'speakers', 'presenter', 'presenters'],
+    names: [
+      'performer',
+      'performers',
+      'artist',
+      'artists',
+      'lineup',
+      'speaker',
+      'speakers',
+      'presenter',
+      'presenters',
+      'ensemble',
+      'orchestra',
+      'choir',
+    ],
     paths: ['performer'],
   },
   { names: ['cast', 'actor', 'actors', 'starring', 'stars list'], paths: ['actor', 'actors'] },
@@ -632,7 +666,15 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     paths: ['checkinTime'],
   },
   {
-    names: ['check out', 'checkout', 'check out time', 'checkout time', 'check out until', 'checkout until'],
+    names: [
+      'check out',
+      'checkout',
+      'check out time',
+      'checkout time',
+      'check out until',
+      'checkout until',
+      'check out by',
+    ],
     paths: ['checkoutTime'],
   },
   {
@@ -664,7 +706,18 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   { names: ['event status', 'status'], paths: ['eventStatus'] },
   { names: ['tickets', 'ticket url'], paths: ['offers.url', 'offers'] },
   {
-    names: ['ticket types', 'ticket tiers', 'ticket options', 'ticket prices', 'price tiers', 'tiers', 'offers'],
+    names: [
+      'ticket types',
+      'ticket tiers',
+      'ticket options',
+      'ticket prices',
+      'price tiers',
+      'tiers',
+      'offers',
+      'plans',
+      'pricing plans',
+      'packages',
+    ],
     paths: ['offers'],
   },
   {

@@ -789,3 +789,110 @@ describe('after holdout6 was read: additional properties, yes/no verbs, experien
     assert.equal(event['format'], 'in_person');
   });
 });
+
+describe('after holdout7 was read: votes, a recipe’s method, street lines, free amenities, plans, modules', () => {
+  test('votes are ratings; a string method is the cooking method, an array the steps', () => {
+    const recipe = page({
+      '@type': 'Recipe',
+      name: 'Buns',
+      cookingMethod: 'Baking',
+      recipeInstructions: [
+        { '@type': 'HowToStep', text: 'Mix.' },
+        { '@type': 'HowToStep', text: 'Bake.' },
+      ],
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.9', ratingCount: '87', reviewCount: '31' },
+    });
+    assert.deepEqual(rules(recipe, objectSchema({ method: STRING, rating: objectSchema({ votes: INTEGER }) })), {
+      method: 'Baking',
+      rating: { votes: 87 },
+    });
+    assert.deepEqual(rules(recipe, objectSchema({ method: STRINGS }))['method'], ['Mix.', 'Bake.']);
+  });
+
+  test('an address asked beside its city is the street line; alone it is the whole address', () => {
+    const event = page({
+      '@type': 'MusicEvent',
+      name: 'Cuarteto',
+      startDate: '2025-05-10T20:00:00+02:00',
+      location: {
+        '@type': 'Place',
+        name: 'Teatro de la Alameda',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: 'Calle del Coso, 118',
+          addressLocality: 'Zaragoza',
+          postalCode: '50001',
+        },
+      },
+      offers: [{ price: '18' }, { price: '12' }],
+    });
+    const out = rules(
+      event,
+      objectSchema({
+        hora_inicio: STRING,
+        precio_desde: NUMBER,
+        recinto: objectSchema({ nombre: STRING, direccion: STRING, ciudad: STRING, codigo_postal: STRING }),
+        venue: objectSchema({ address: STRING }),
+      }),
+    );
+    assert.deepEqual(out, {
+      hora_inicio: '20:00',
+      precio_desde: 12,
+      recinto: {
+        nombre: 'Teatro de la Alameda',
+        direccion: 'Calle del Coso, 118',
+        ciudad: 'Zaragoza',
+        codigo_postal: '50001',
+      },
+      venue: { address: 'Calle del Coso, 118, Zaragoza, 50001' },
+    });
+  });
+
+  test('free_<amenity>; pricing plans are the offers; a course’s modules; a manufacturer’s number; a vendor', () => {
+    const bnb = rules(
+      page({
+        '@type': 'BedAndBreakfast',
+        name: 'Glen House',
+        amenityFeature: [{ '@type': 'LocationFeatureSpecification', name: 'Free parking', value: true }],
+      }),
+      objectSchema({ free_parking: BOOLEAN, free_wifi: BOOLEAN }),
+    );
+    assert.deepEqual(bnb, { free_parking: true, free_wifi: null });
+    const saas = rules(
+      page({
+        '@type': 'SoftwareApplication',
+        name: 'FormCrate',
+        publisher: { '@type': 'Organization', name: 'FormCrate Inc.' },
+        offers: [
+          { '@type': 'Offer', name: 'Free', price: 0 },
+          { '@type': 'Offer', name: 'Pro', price: 39 },
+        ],
+      }),
+      objectSchema({ vendor: STRING, plans: { type: 'array', items: objectSchema({ name: STRING, price: NUMBER }) } }),
+    );
+    assert.deepEqual(saas, {
+      vendor: 'FormCrate Inc.',
+      plans: [
+        { name: 'Free', price: 0 },
+        { name: 'Pro', price: 39 },
+      ],
+    });
+    const course = rules(
+      page({
+        '@type': 'Course',
+        name: 'SQL',
+        syllabusSections: [
+          { '@type': 'Syllabus', name: 'Getting started' },
+          { '@type': 'Syllabus', name: 'Joins' },
+        ],
+      }),
+      objectSchema({ modules: { type: 'array', items: objectSchema({ title: STRING }) } }),
+    );
+    assert.deepEqual(course['modules'], [{ title: 'Getting started' }, { title: 'Joins' }]);
+    const product = rules(
+      page({ '@type': 'Product', name: 'HD 160', mpn: 'HD160P-EU' }),
+      objectSchema({ hersteller_artikelnummer: STRING, artikelname: STRING }),
+    );
+    assert.deepEqual(product, { hersteller_artikelnummer: 'HD160P-EU', artikelname: 'HD 160' });
+  });
+});

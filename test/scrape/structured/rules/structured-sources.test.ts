@@ -230,9 +230,10 @@ describe('microdata event', () => {
     assert.equal(out['start_date'], '2024-07-19T19:30');
     assert.equal(out['end'], '2024-07-19T23:00');
     assert.equal(out['venue'], 'Lakeside Amphitheater');
+    // An address asked beside its city is the street line (round 6: two blind sets' authors labelled it so).
     assert.deepEqual(out['location'], {
       name: 'Lakeside Amphitheater',
-      address: '12 Shore Road, Lakeview, 40210',
+      address: '12 Shore Road',
       city: 'Lakeview',
     });
     assert.deepEqual(out['performers'], ['The Blue Notes Quartet', 'Ada Mills']);
