@@ -295,7 +295,7 @@ const LISTING_TYPES = new Set(['CollectionPage', 'ItemList', 'WebPage', 'SearchR
  */
 function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
   const main = entities[0];
-  if (main && !main.types.some((t) => LISTING_TYPES.has(t))) return [];
+  if (main && !main.types.some((t) => LISTING_TYPES.has(t))) return categoryCrumb(main, ctx);
   // With no entity, Open Graph says whether the page is one thing (an article, a product, a video).
   const ogType = (ctx.page.meta.get('og:type') ?? 'website').toLowerCase();
   if (!main && ogType !== 'website' && ogType !== 'product.group') return [];
@@ -313,6 +313,24 @@ function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
   }
   if (ctx.page.h1) out.push(ctx.page.h1);
   return out;
+}
+
+/**
+ * The category a thing's page files it under: the last step of the page's breadcrumb trail that is not the thing
+ * itself (a product page's trail ends with the category, or with the product after it).
+ */
+function categoryCrumb(main: FactItem, ctx: FillContext): FactValue[] {
+  const own = new Set((main.props.get('name') ?? []).filter((n) => typeof n === 'string').map((n) => foldTitle(n)));
+  for (const item of ctx.page.items) {
+    if (!item.types.includes('BreadcrumbList')) continue;
+    const names = expandLists(item.props.get('itemlistelement') ?? [], ctx.byId)
+      .map((step) => (isItem(step) ? step.props.get('name')?.[0] : step))
+      .filter((n): n is string => typeof n === 'string' && n.trim() !== '');
+    while (names.length && own.has(foldTitle(names[names.length - 1] as string))) names.pop();
+    // One step (Home) is no category.
+    if (names.length > 1) return [names[names.length - 1] as string];
+  }
+  return [];
 }
 
 /** Meta tags and page metadata a property name may be read from (the root object only: they describe the page). */

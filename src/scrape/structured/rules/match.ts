@@ -192,6 +192,8 @@ export function entityValues(
   };
   const variants = nameVariants(name);
   for (const v of typeStripped(variants[0] as string, item)) if (!variants.includes(v)) variants.push(v);
+  // 'video_id' on a VideoObject: the thing's own id is its identifier.
+  if (variants.includes('id')) variants.push('identifier');
   // A rating's 'value' is its ratingValue, its 'count' its ratingCount: the key after the item's type word.
   for (const type of item.types) {
     for (const word of type.split(/(?=[A-Z])/)) {
@@ -365,7 +367,7 @@ function amenityValues(item: FactItem, name: string, byId: ReadonlyMap<string, F
 }
 
 /** Properties whose thing is what the wrapper is about (see entityValues). */
-const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant', 'workexample'];
+const WRAPPED = ['about', 'mainentity', 'itemoffered', 'hasvariant', 'workexample', 'containsplace'];
 
 /** Social networks a schema names by their name ('instagram', 'facebook_url') and the hosts of their profiles. */
 const SOCIAL_HOSTS: Readonly<Record<string, readonly string[]>> = {

@@ -1,7 +1,8 @@
 // Microdata (HTML Living Standard, "Microdata"): itemscope/itemtype/itemid/itemprop/itemref. Property values
 // follow the standard's element rules: <meta content>, URL attributes of media and links (absolute), <data>/
-// <meter value>, <time datetime>, else the text. A `content` attribute on other elements is honoured too:
-// sites put it on <span>s for a machine-readable price next to the formatted one.
+// <meter value>, <time datetime>, <abbr title> when it is an ISO date (Blogger), else the text. A `content`
+// attribute on other elements is honoured too: sites put it on <span>s for a machine-readable price next to the
+// formatted one.
 import { toAbsoluteUrl } from '../../extract/absolutize.js';
 import { getAttr, hasAttr, type Element, type Page } from '../../extract/dom.js';
 import type { FactItem } from './facts.js';
@@ -25,6 +26,9 @@ export function microdataValue(el: Element, baseUrl: string | undefined): string
   if (url !== null) return toAbsoluteUrl(url, baseUrl) ?? '';
   if (el.name === 'data' || el.name === 'meter') return cleanText(getAttr(el, 'value') ?? '');
   if (el.name === 'time' && hasAttr(el, 'datetime')) return cleanText(getAttr(el, 'datetime') ?? '');
+  // Blogger and older templates: <abbr itemprop="datePublished" title="2025-03-09T10:30:00+01:00">10:30</abbr>.
+  const title = el.name === 'abbr' ? getAttr(el, 'title') : null;
+  if (title && /^\d{4}-\d{2}-\d{2}/.test(title.trim())) return cleanText(title);
   return boundedText(el);
 }
 

@@ -132,6 +132,8 @@ const MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['type', 'typ tipo'],
   ['free', 'kostenlos gratuit gratis gratuito gratuita'],
   ['delivery', 'lieferung lieferzeit entrega consegna levering'],
+  ['sale', 'promotion promocion promozione promocao aktion angebot aanbieding'],
+  ['cover', 'copertina couverture portada capa titelbild omslag'],
   ['total', 'totale gesamt totaal'],
   ['serving', 'porzione portion porcion porcao portie'],
   ['votes', 'voti votos stemmen stimmen'],
@@ -154,6 +156,9 @@ for (const [english, words] of MEANINGS) for (const w of words.split(' ')) if (!
 const CONNECTORS = new Set(
   'de di da del della dello des du do dos das der die von van het le la el il lo d l op auf en sur im'.split(' '),
 );
+
+/** Words that only say the price includes tax (TTC, inkl. MwSt., IVA incluida): the price is the price. */
+const TAX_WORDS = new Set('ttc inkl mwst brutto iva incluida incluso incl'.split(' '));
 
 /** Phrases that are one word in English ("mots clés", "code postal", "op voorraad"), folded, joined by spaces. */
 const PHRASES: ReadonlyArray<readonly [string, string]> = [
@@ -219,7 +224,7 @@ function translate(name: string): string[] {
   const kept = joined
     .trim()
     .split(' ')
-    .filter((w) => w !== '' && !CONNECTORS.has(w));
+    .filter((w) => w !== '' && !CONNECTORS.has(w) && !TAX_WORDS.has(w));
   if (!kept.length) return [];
   // Italian and Portuguese 'data' is a date when it names one ('data_pubblicazione'); alone it may be data.
   const english = kept.map((w) => (w === 'data' && kept.length > 1 ? 'date' : englishWord(w)));

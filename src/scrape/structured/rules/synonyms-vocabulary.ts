@@ -455,7 +455,7 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   },
   {
     // A job's reference is its identifier; a shop's (PrestaShop's) its sku.
-    names: ['job id', 'requisition id', 'req id', 'posting id', 'reference', 'job reference', 'vacancy id'],
+    names: ['job id', 'job code', 'requisition id', 'req id', 'posting id', 'reference', 'job reference', 'vacancy id'],
     paths: ['identifier', 'sku', 'productID', 'mpn'],
   },
   {
@@ -683,7 +683,24 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   { names: ['downloads', 'distributions', 'files'], paths: ['distribution'] },
   { names: ['catalog', 'data catalog', 'catalogue', 'portal'], paths: ['includedInDataCatalog'] },
   { names: ['variables', 'variables measured', 'measures', 'fields measured'], paths: ['variableMeasured'] },
-  { names: ['identifier', 'doi', 'dataset id'], paths: ['identifier', 'doi'] },
+  { names: ['identifier', 'doi', 'dataset id', 'video id', 'listing identifier'], paths: ['identifier', 'doi'] },
+  // How a job is worked: on site, hybrid, remote (jobLocationType states only TELECOMMUTE).
+  {
+    names: [
+      'workplace',
+      'workplace type',
+      'work location type',
+      'location type',
+      'work arrangement',
+      'work mode',
+      'work model',
+    ],
+    paths: ['jobLocationType'],
+  },
+  {
+    names: ['publication time', 'published time', 'time published', 'publish time', 'posted time'],
+    paths: ['datePublished', 'dateCreated'],
+  },
   // ---- Recipes and how-tos.
   { names: ['cooking method', 'method of cooking', 'cook method'], paths: ['cookingMethod'] },
   {

@@ -306,6 +306,11 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
     meta: ['author', 'article:author', 'twitter:creator'],
     metadata: 'author',
   },
+  // A person's role is their job title (an article's authors: {name, role}).
+  {
+    names: ['role', 'job role', 'jobtitle', 'occupation title'],
+    paths: ['jobTitle', 'roleName', 'hasOccupation.name'],
+  },
   {
     names: ['author role', 'author title', 'author job title', 'author position'],
     paths: ['author.jobTitle', 'creator.jobTitle'],
@@ -688,6 +693,8 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   {
     names: ['payment methods', 'payment accepted', 'payment options', 'payments accepted', 'accepted payments'],
     paths: ['paymentAccepted'],
+    // "Cash, Credit Card, Apple Pay" is one stated text.
+    split: 'comma',
   },
   { names: ['price range', 'price level'], paths: ['priceRange'] },
   {

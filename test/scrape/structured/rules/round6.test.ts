@@ -896,3 +896,114 @@ describe('after holdout7 was read: votes, a recipe’s method, street lines, fre
     assert.deepEqual(product, { hersteller_artikelnummer: 'HD160P-EU', artikelname: 'HD 160' });
   });
 });
+
+describe('after holdout8 was read: Blogger dates, vacation rentals, breadcrumbs, roles, workplaces', () => {
+  test('an <abbr> stating an ISO date in its title; the publication time of day from it', () => {
+    const html =
+      '<html><body><article itemscope itemtype="https://schema.org/BlogPosting"><h1 itemprop="name">Matera</h1>' +
+      '<abbr itemprop="datePublished" title="2025-03-09T10:30:00+01:00">10:30</abbr></article></body></html>';
+    const out = rules(
+      html,
+      objectSchema({ data_pubblicazione: { type: 'string', format: 'date' }, ora_pubblicazione: STRING }),
+    );
+    assert.deepEqual(out, { data_pubblicazione: '2025-03-09', ora_pubblicazione: '10:30' });
+  });
+
+  test('a VacationRental states its place under containsPlace; an id is the identifier', () => {
+    const out = rules(
+      page({
+        '@type': 'VacationRental',
+        name: 'Creekside A-frame',
+        identifier: '1093847561203948571',
+        containsPlace: {
+          '@type': 'Accommodation',
+          additionalType: 'EntirePlace',
+          occupancy: { '@type': 'QuantitativeValue', value: 4 },
+          numberOfBedrooms: 2,
+          numberOfBathroomsTotal: 1,
+        },
+      }),
+      objectSchema({
+        listing_id: STRING,
+        listing_type: { type: 'string', enum: ['entire_place', 'private_room'] },
+        max_guests: INTEGER,
+        bedrooms: INTEGER,
+        bathrooms: INTEGER,
+      }),
+    );
+    assert.deepEqual(out, {
+      listing_id: '1093847561203948571',
+      listing_type: 'entire_place',
+      max_guests: 4,
+      bedrooms: 2,
+      bathrooms: 1,
+    });
+  });
+
+  test('a product’s category from its breadcrumb trail (not the product itself); payments split; roles; workplaces', () => {
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@graph': [
+        {
+          '@type': 'BreadcrumbList',
+          itemListElement: [
+            { '@type': 'ListItem', position: 1, name: 'Home' },
+            { '@type': 'ListItem', position: 2, name: 'Backpacking Tents' },
+            { '@type': 'ListItem', position: 3, name: 'Trailhead 2' },
+          ],
+        },
+        { '@type': 'Product', name: 'Trailhead 2', offers: { price: '249.95' } },
+      ],
+    })}</script></head><body></body></html>`;
+    assert.deepEqual(rules(html, objectSchema({ category: STRING, prix_ttc: NUMBER })), {
+      category: 'Backpacking Tents',
+      prix_ttc: 249.95,
+    });
+    const garage = rules(
+      page({ '@type': 'AutoRepair', name: 'Duda Motors', paymentAccepted: 'Cash, Credit Card, Apple Pay' }),
+      objectSchema({ payment_methods: STRINGS }),
+    );
+    assert.deepEqual(garage['payment_methods'], ['Cash', 'Credit Card', 'Apple Pay']);
+    const job = rules(
+      page({
+        '@type': 'JobPosting',
+        title: 'Engineer',
+        jobLocationType: 'TELECOMMUTE',
+        identifier: { '@type': 'PropertyValue', name: 'Workable', value: 'A7F3C91B2E' },
+        author: [{ '@type': 'Person', name: 'Ann Lee', jobTitle: 'Environment Reporter' }],
+      }),
+      objectSchema({
+        workplace: { type: 'string', enum: ['remote', 'hybrid', 'onsite'] },
+        jobCode: STRING,
+        authors: { type: 'array', items: objectSchema({ name: STRING, role: STRING }) },
+      }),
+    );
+    assert.deepEqual(job, {
+      workplace: 'remote',
+      jobCode: 'A7F3C91B2E',
+      authors: [{ name: 'Ann Lee', role: 'Environment Reporter' }],
+    });
+  });
+
+  test('nutrients written in words (milligrams); a sale’s end and a cover image in other languages', () => {
+    const out = rules(
+      page({
+        '@type': 'Recipe',
+        name: 'Buns',
+        image: 'https://example.com/buns.jpg',
+        nutrition: { '@type': 'NutritionInformation', sodiumContent: '96 milligrams', calories: '248 calories' },
+        offers: { price: 5, priceValidUntil: '2025-05-31' },
+      }),
+      objectSchema({
+        nutrition: objectSchema({ sodium_mg: NUMBER, kcal: NUMBER }),
+        fin_promotion: { type: 'string', format: 'date' },
+        immagine_copertina: STRING,
+      }),
+    );
+    assert.deepEqual(out, {
+      nutrition: { sodium_mg: 96, kcal: 248 },
+      fin_promotion: '2025-05-31',
+      immagine_copertina: 'https://example.com/buns.jpg',
+    });
+  });
+});
