@@ -24,6 +24,13 @@ export interface ScopeSyntax {
   value(el: Element): string;
   /** Ids of elements whose properties also belong to the scope (microdata's itemref). */
   refs?(el: Element): string[];
+  /**
+   * RDFa: the element opens a scope and its property belongs to that scope itself (`about` + `typeof` +
+   * `property`: the Person's own name), not to the enclosing one.
+   */
+  ownProperty?(el: Element): boolean;
+  /** RDFa: a property element with no value of its own (a hanging `rel`) whose object is this nested scope. */
+  hangingScope?(el: Element): Element | undefined;
 }
 
 class ScopeReader {
@@ -62,6 +69,10 @@ class ScopeReader {
   private readItem(scope: Element, depth: number): FactItem {
     this.budget.left--;
     const item = newItem(this.syntax.source, this.syntax.types(scope), this.syntax.id(scope));
+    if (this.syntax.ownProperty?.(scope)) {
+      const value = this.syntax.value(scope);
+      for (const name of this.syntax.propNames(scope)) if (value) addProp(item, name, normalizeKey(name), value);
+    }
     const stack: ChildNode[] = [];
     const pushChildren = (el: Element): void => {
       for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as ChildNode);
@@ -74,13 +85,29 @@ class ScopeReader {
     pushChildren(scope);
     for (let n = stack.pop(); n; n = stack.pop()) {
       if (!isTag(n)) continue;
-      const names = this.syntax.propNames(n);
+      const own = this.syntax.ownProperty?.(n) ?? false;
+      const names = own ? [] : this.syntax.propNames(n);
       const opens = this.syntax.opensScope(n);
+      const hanging = names.length && !opens ? this.syntax.hangingScope?.(n) : undefined;
+      if (hanging) {
+        // The nested scope is this property's value; it is read once, here.
+        if (depth + 1 < RULE_LIMITS.maxDepth && this.budget.left > 0) {
+          const nested = this.readItem(hanging, depth + 1);
+          for (const name of names) addProp(item, name, normalizeKey(name), nested);
+        }
+        continue;
+      }
       if (names.length) {
         let value: FactValue | undefined;
         if (opens) {
-          if (depth + 1 < RULE_LIMITS.maxDepth && this.budget.left > 0) value = this.readItem(n, depth + 1);
-          else value = boundedText(n) || undefined;
+          if (depth + 1 < RULE_LIMITS.maxDepth && this.budget.left > 0) {
+            const nested = this.readItem(n, depth + 1);
+            // A typed link or image with nothing inside (`<img property="image" typeof="Image" src>`): its URL is
+            // its url (a text, when it states no link).
+            const own = nested.props.size ? '' : this.syntax.value(n);
+            if (/^https?:\/\//.test(own)) addProp(nested, 'url', 'url', own);
+            value = nested.props.size || !own ? nested : own;
+          } else value = boundedText(n) || undefined;
         } else value = this.syntax.value(n) || undefined;
         if (value !== undefined) {
           for (const name of names) {

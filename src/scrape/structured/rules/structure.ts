@@ -144,6 +144,26 @@ function interactionCount(item: FactItem, action: string, byId: ReadonlyMap<stri
   return [];
 }
 
+/**
+ * The older schema.org interactionCount: "UserComments:3", "UserLikes:12", "UserPageVisits:40", or a bare number,
+ * which sites wrote for views. Only the count of the thing asked.
+ */
+function oldInteractionCount(item: FactItem, counted: string): FactValue[] {
+  const viewLike = counted === 'view' || counted === 'play' || counted === 'watch';
+  for (const v of (item.props.get('interactioncount') ?? []).slice(0, 10)) {
+    const text = String(v).trim();
+    if (/^\d[\d,.]*$/.test(text)) {
+      if (viewLike) return [text];
+      continue;
+    }
+    const m = /^User([A-Za-z]+):\s*(\d+)$/.exec(text);
+    if (!m) continue;
+    const kind = singular((m[1] as string).toLowerCase());
+    if (kind === counted || (viewLike && kind === 'pagevisit')) return [Number(m[2])];
+  }
+  return [];
+}
+
 function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyMap<string, FactItem>): FactValue[] {
   const x = normalizeKey(counted);
   const one = singular(x);
@@ -156,6 +176,8 @@ function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyM
   const action = ACTION_ALIASES[one] ?? one;
   const own = interactionCount(item, action, byId);
   if (own.length) return own;
+  const old = oldInteractionCount(item, one);
+  if (old.length) return old;
   for (const key of COUNTER_OWNERS) {
     for (const raw of (item.props.get(key) ?? []).slice(0, 5)) {
       const owner = deref(raw, byId);

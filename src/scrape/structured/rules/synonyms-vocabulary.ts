@@ -243,11 +243,6 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['copyright year'], paths: ['copyrightYear'] },
   {
-    names: ['views', 'view count', 'views count', 'number of views', 'plays', 'play count', 'watch count'],
-    // The older microdata interactionCount ("284113"); InteractionCounters are read by structure.
-    paths: ['interactionCount'],
-  },
-  {
     names: ['comment count', 'comments count', 'number of comments', 'num comments', 'comments', 'total comments'],
     paths: ['commentCount'],
     labels: ['replies', 'comentarios', 'commentaires', 'kommentare', 'reacties', 'commenti'],

@@ -1007,3 +1007,45 @@ describe('after holdout8 was read: Blogger dates, vacation rentals, breadcrumbs,
     });
   });
 });
+
+describe('RDFa as Drupal writes it, and the older interactionCount', () => {
+  const drupal =
+    '<html><body><article about="/node/1" typeof="schema:Article">' +
+    '<span property="schema:name" content="Les fromagers du Jura"></span>' +
+    '<span property="schema:interactionCount" content="UserComments:3"></span>' +
+    '<span rel="schema:author"><span about="/auteurs/claire" typeof="schema:Person" property="schema:name">' +
+    'Claire Vuillemin</span></span>' +
+    '<img property="schema:image" typeof="foaf:Image" src="/files/cave.jpg">' +
+    '<a href="/" rel="home">Accueil</a></article></body></html>';
+
+  test('a hanging rel takes the typed element inside it; about+typeof+property is that item’s own property', () => {
+    const out = extractJsonByRules(drupal, 'https://www.terroirs.fr/a', {
+      schema: objectSchema({
+        titre: STRING,
+        auteur: objectSchema({ nom: STRING }),
+        photo: objectSchema({ url: STRING }),
+        nombre_commentaires: INTEGER,
+        home: STRING,
+      }),
+    });
+    assert.deepEqual(out, {
+      titre: 'Les fromagers du Jura',
+      auteur: { nom: 'Claire Vuillemin' },
+      photo: { url: 'https://www.terroirs.fr/files/cave.jpg' },
+      nombre_commentaires: 3,
+      home: null,
+    });
+  });
+
+  test('interactionCount "UserComments:3" is no view count; a bare number is', () => {
+    const schema = objectSchema({ views: INTEGER, comment_count: INTEGER });
+    assert.deepEqual(rules(page({ '@type': 'Article', headline: 'A', interactionCount: 'UserComments:3' }), schema), {
+      views: null,
+      comment_count: 3,
+    });
+    assert.deepEqual(rules(page({ '@type': 'VideoObject', name: 'V', interactionCount: '482913' }), schema), {
+      views: 482913,
+      comment_count: null,
+    });
+  });
+});
