@@ -235,7 +235,12 @@ function formsOf(name: string, schema: JsonSchema, ctx: FillContext): string[] {
   const scalar = SCALAR_MEANINGS.get(normalizeKey(name));
   const kind = scalar ? kindOf(resolveSchema(schema, ctx.root)) : 'array';
   const first = scalar && kind !== 'array' && kind !== 'object' ? [scalar] : [];
-  return [...first, name, ...englishNames(name)];
+  const forms = [...first, name, ...englishNames(name)];
+  // A yes/no asked by a feature's name alone ('pool', 'parking') is whether the thing has it.
+  if (kindOf(resolveSchema(schema, ctx.root)) === 'boolean' && !/^(?:has|is)[\s_A-Z]/.test(name)) {
+    forms.push(`has ${name}`);
+  }
+  return forms;
 }
 
 function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
@@ -300,8 +305,7 @@ function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
   const ogType = (ctx.page.meta.get('og:type') ?? 'website').toLowerCase();
   if (!main && ogType !== 'website' && ogType !== 'product.group') return [];
   const out: FactValue[] = [];
-  for (const item of ctx.page.items) {
-    if (!item.types.includes('BreadcrumbList')) continue;
+  for (const item of breadcrumbLists(ctx)) {
     const steps = expandLists(item.props.get('itemlistelement') ?? [], ctx.byId);
     const last = steps[steps.length - 1];
     const named = last === undefined ? undefined : isItem(last) ? last.props.get('name')?.[0] : last;
@@ -315,14 +319,26 @@ function listingName(entities: FactItem[], ctx: FillContext): FactValue[] {
   return out;
 }
 
+/** The page's breadcrumb trails: top-level BreadcrumbLists and those a page states as its `breadcrumb`. */
+function breadcrumbLists(ctx: FillContext): FactItem[] {
+  const out: FactItem[] = [];
+  for (const item of ctx.page.items) {
+    if (item.types.includes('BreadcrumbList')) out.push(item);
+    for (const v of (item.props.get('breadcrumb') ?? []).slice(0, 5)) {
+      const d = deref(v, ctx.byId);
+      if (isItem(d) && d.types.includes('BreadcrumbList') && !out.includes(d)) out.push(d);
+    }
+  }
+  return out;
+}
+
 /**
  * The category a thing's page files it under: the last step of the page's breadcrumb trail that is not the thing
  * itself (a product page's trail ends with the category, or with the product after it).
  */
 function categoryCrumb(main: FactItem, ctx: FillContext): FactValue[] {
   const own = new Set((main.props.get('name') ?? []).filter((n) => typeof n === 'string').map((n) => foldTitle(n)));
-  for (const item of ctx.page.items) {
-    if (!item.types.includes('BreadcrumbList')) continue;
+  for (const item of breadcrumbLists(ctx)) {
     const names = expandLists(item.props.get('itemlistelement') ?? [], ctx.byId)
       .map((step) => (isItem(step) ? step.props.get('name')?.[0] : step))
       .filter((n): n is string => typeof n === 'string' && n.trim() !== '');
@@ -625,6 +641,33 @@ function isArrayOfObjects(schema: JsonSchema, ctx: FillContext): boolean {
   return kindOf(schema) === 'array' && kindOf(resolveSchema(itemsOf(schema), ctx.root)) === 'object';
 }
 
+/** Names of objects that group the main thing's own facts rather than naming another thing. */
+const GROUPING = new Set(
+  [
+    'specs',
+    'specifications',
+    'spec',
+    'technical specs',
+    'tech specs',
+    'attributes',
+    'features',
+    'details',
+    'properties',
+    'characteristics',
+    'dimensions',
+    'measurements',
+    'product details',
+    'key facts',
+    'facts',
+    'info',
+    'information',
+    'original post',
+    'first post',
+    'main post',
+    'op',
+  ].map(normalizeKey),
+);
+
 /** One property of the root object, from every source in order of trust. */
 function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
   // A name in the client's own language ('prezzo', 'data_parution') is read as its English forms when it finds
@@ -664,7 +707,15 @@ function rootValue(
   }
   if (kind === 'object') {
     const typed = fillValue(s, itemsOfNamedType(name, ctx), ctx, 1);
-    return typed ?? (visible ? objectFromLabels(s, ctx, 1) : null);
+    if (typed !== null) return typed;
+    // An object that only groups the thing's own facts ('specs', 'details', 'dimensions', 'original_post') is
+    // filled from the main entity itself.
+    const main = entities[0];
+    if (main && GROUPING.has(normalizeKey(name))) {
+      const own = fillObject(s, main, ctx, 1);
+      if (!isEmptyObject(own)) return own;
+    }
+    return visible ? objectFromLabels(s, ctx, 1) : null;
   }
   if (groupsOf(name).some((g) => g.group.listing)) {
     const listing = fillValue(s, listingName(entities, ctx), ctx, 1);
@@ -773,7 +824,7 @@ export function fillSchema(
   const props = propertiesOf(root);
   // A unit-suffixed number is stated under its name without the unit ('weight' for weight_kg).
   // A name in another language ranks by its English forms too.
-  const names = props.flatMap(([name, sub]) => [unitLookup(name, sub, ctx)?.base ?? name, ...englishNames(name)]);
+  const names = props.flatMap(([name, sub]) => [unitLookup(name, sub, ctx)?.base ?? name, ...formsOf(name, sub, ctx)]);
   const { main, sameType } = rankEntities(candidateEntities(page), names, page);
   const entities = main ? [main, ...sameType] : [];
   const out = Object.fromEntries(props.map(([name, sub]) => [name, fillRootProperty(name, sub, entities, ctx)]));

@@ -132,6 +132,12 @@ const MEANINGS: ReadonlyArray<readonly [string, string]> = [
   ['type', 'typ tipo'],
   ['free', 'kostenlos gratuit gratis gratuito gratuita'],
   ['delivery', 'lieferung lieferzeit entrega consegna levering'],
+  ['event', 'evento veranstaltung evenement wydarzenie'],
+  ['start', 'salida partenza depart vertrek'],
+  ['state', 'estado'],
+  ['people', 'personnes personen personas persone pessoas osoby'],
+  ['number', 'nb nbr anz'],
+  ['features', 'merkmale eigenschaften caracteristiques caracteristicas caratteristiche kenmerken cechy'],
   ['sale', 'promotion promocion promozione promocao aktion angebot aanbieding'],
   ['cover', 'copertina couverture portada capa titelbild omslag'],
   ['total', 'totale gesamt totaal'],
@@ -170,6 +176,8 @@ const PHRASES: ReadonlyArray<readonly [string, string]> = [
   ['codigo postal', 'postalcode'],
   ['codice postale', 'postalcode'],
   ['op voorraad', 'instock'],
+  ['sofort lieferbar', 'instock'],
+  ['sofort verfugbar', 'instock'],
   ['auf lager', 'instock'],
   ['en stock', 'instock'],
   ['a partir de', 'from'],
@@ -257,4 +265,8 @@ const UNIT_WORDS = new Set(
 );
 
 /** Words with a second meaning in another of the languages: the second English word. */
-const AMBIGUOUS = new Map([['nombre', 'number']]);
+const AMBIGUOUS = new Map([
+  ['nombre', 'number'],
+  // A Mexican address's estado is its state; a Spanish product's its condition.
+  ['estado', 'condition'],
+]);

@@ -47,6 +47,8 @@ const TYPE_WORD_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
   ['group', ['band', 'artist', 'act']],
   ['person', ['artist', 'act']],
   ['howto', ['guide', 'tutorial']],
+  ['discussionforumposting', ['topic', 'thread', 'post']],
+  ['socialmediaposting', ['post']],
 ]);
 
 /** The words of an item's types ('MusicAlbum' -> musicalbum, music, album), with their aliases. */
@@ -119,6 +121,7 @@ const ACTION_ALIASES: Record<string, string> = {
   listen: 'listen',
   share: 'share',
   subscriber: 'subscribe',
+  reply: 'comment',
   follower: 'follow',
 };
 

@@ -144,7 +144,16 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
     paths: ['weight', 'size', 'netContent'],
   },
   {
-    names: ['listing id', 'item id', 'product id', 'product number', 'listing number', 'ad id', 'reference number'],
+    names: [
+      'listing id',
+      'item id',
+      'product id',
+      'product number',
+      'listing number',
+      'ad id',
+      'reference number',
+      'reference code',
+    ],
     paths: ['productID', 'sku', 'identifier', 'offers.sku'],
   },
   {
@@ -243,13 +252,16 @@ export const VOCABULARY: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['copyright year'], paths: ['copyrightYear'] },
   {
-    names: ['comment count', 'comments count', 'number of comments', 'num comments', 'comments', 'total comments'],
+    names: ['comment count', 'comments count', 'number of comments', 'num comments', 'total comments'],
     paths: ['commentCount'],
     labels: ['replies', 'comentarios', 'commentaires', 'kommentare', 'reacties', 'commenti'],
   },
+  // 'comments': a number asked reads the count, a list asked (comments: [{author, text}]) the comments.
+  { names: ['comments'], paths: ['commentCount', 'comment'], labels: ['replies'] },
   { names: ['edition', 'book edition', 'edition number'], paths: ['bookEdition', 'version'] },
   { names: ['about', 'subject', 'subjects', 'topic'], paths: ['about'] },
   { names: ['mentions'], paths: ['mentions'] },
+  { names: ['replies', 'reply list', 'thread replies', 'responses'], paths: ['comment', 'suggestedAnswer'] },
   { names: ['dateline', 'location created', 'filed from'], paths: ['locationCreated', 'contentLocation', 'dateline'] },
   {
     names: ['photo credit', 'image credit', 'photographer', 'image author'],

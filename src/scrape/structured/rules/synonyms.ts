@@ -362,6 +362,9 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   {
     names: [
       'date modified',
+      'edited',
+      'edited at',
+      'last edited',
       'modified',
       'updated',
       'updated at',
@@ -457,7 +460,17 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['cuisine', 'recipe cuisine'], paths: ['recipeCuisine', 'servesCuisine'] },
   {
-    names: ['servings', 'yield', 'recipe yield', 'serves', 'portions'],
+    names: [
+      'servings',
+      'yield',
+      'recipe yield',
+      'serves',
+      'portions',
+      'people',
+      'number of people',
+      'persons',
+      'number of persons',
+    ],
     paths: ['recipeYield', 'yield'],
     labels: ['portionen', 'personen', 'portions', 'porciones', 'raciones'],
   },
@@ -768,8 +781,21 @@ export const SYNONYMS: ReadonlyArray<SynonymGroup> = [
   },
   { names: ['employment type', 'job type'], paths: ['employmentType'] },
   {
-    names: ['date posted', 'posted', 'posted at', 'posted on', 'posting date', 'posted date', 'post date time'],
-    paths: ['datePosted'],
+    names: [
+      'date posted',
+      'posted',
+      'posted at',
+      'posted on',
+      'posting date',
+      'posted date',
+      'post date time',
+      'listed date',
+      'listed on',
+      'date listed',
+      'listing date',
+    ],
+    // A post or a comment is posted when it is published.
+    paths: ['datePosted', 'datePublished', 'dateCreated'],
   },
   // The parts of an amount range (a salary's MonetaryAmount, a QuantitativeValue) when read as an object.
   { names: ['min', 'minimum', 'min value'], paths: ['minValue', 'value.minValue'] },

@@ -1049,3 +1049,118 @@ describe('RDFa as Drupal writes it, and the older interactionCount', () => {
     });
   });
 });
+
+describe('after holdout9 was read: grouping objects, yes/no by a feature’s name, forums, more languages', () => {
+  test('a grouping object (specs, merkmale) is filled from the thing itself; a breadcrumb under WebPage.breadcrumb', () => {
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@graph': [
+        {
+          '@type': 'WebPage',
+          breadcrumb: {
+            '@type': 'BreadcrumbList',
+            itemListElement: [
+              { '@type': 'ListItem', position: 1, name: 'Startseite' },
+              { '@type': 'ListItem', position: 2, name: 'Elektrische Kaffeemühlen' },
+              { '@type': 'ListItem', position: 3, name: 'Mahlwerk 64' },
+            ],
+          },
+        },
+        {
+          '@type': 'Product',
+          name: 'Mahlwerk 64',
+          weight: { '@type': 'QuantitativeValue', value: 3.9, unitCode: 'KGM' },
+          offers: { price: '499', availability: 'https://schema.org/InStock' },
+        },
+      ],
+    })}</script></head><body></body></html>`;
+    const out = rules(
+      html,
+      objectSchema({
+        kategorie: STRING,
+        sofort_lieferbar: BOOLEAN,
+        merkmale: objectSchema({ gewicht_kg: NUMBER }),
+        specs: objectSchema({ weight_g: NUMBER }),
+        seller: objectSchema({ name: STRING }),
+      }),
+    );
+    assert.deepEqual(out, {
+      kategorie: 'Elektrische Kaffeemühlen',
+      sofort_lieferbar: true,
+      merkmale: { gewicht_kg: 3.9 },
+      specs: { weight_g: 3900 },
+      seller: null,
+    });
+  });
+
+  test('a boolean named by a feature alone reads whether the place has it; availability in Polish', () => {
+    const motel = rules(
+      page({
+        '@type': 'Motel',
+        name: 'Bayside',
+        amenityFeature: [{ '@type': 'LocationFeatureSpecification', name: 'Pool', value: true }],
+      }),
+      objectSchema({ pool: BOOLEAN, gym: BOOLEAN }),
+    );
+    assert.deepEqual(motel, { pool: true, gym: null });
+    const plecak = rules(
+      page({ '@type': 'Product', name: 'Plecak', offers: { availability: 'https://schema.org/InStock' } }),
+      objectSchema({ dostepnosc: { type: 'string', enum: ['dostepny', 'niedostepny'] } }),
+    );
+    assert.equal(plecak['dostepnosc'], 'dostepny');
+  });
+
+  test('a forum thread: its topic title, the original post as a group, reply count, replies’ times', () => {
+    const out = rules(
+      page({
+        '@type': 'DiscussionForumPosting',
+        headline: 'Starter smells like nail polish remover',
+        datePublished: '2025-03-18T07:42:19Z',
+        dateModified: '2025-03-19T07:42:19Z',
+        author: { '@type': 'Person', name: 'bakerbex' },
+        interactionStatistic: {
+          '@type': 'InteractionCounter',
+          interactionType: 'http://schema.org/CommentAction',
+          userInteractionCount: 5,
+        },
+        comment: [{ '@type': 'Comment', text: 'Hungry starter.', datePublished: '2025-03-18T08:10:05Z' }],
+      }),
+      objectSchema({
+        topic_title: STRING,
+        edited: { type: 'string', format: 'date' },
+        original_post: objectSchema({ author: STRING, posted_at: STRING }),
+        reply_count: INTEGER,
+        replies: { type: 'array', items: objectSchema({ posted_at: STRING }) },
+      }),
+    );
+    assert.deepEqual(out, {
+      topic_title: 'Starter smells like nail polish remover',
+      edited: '2025-03-19',
+      original_post: { author: 'bakerbex', posted_at: '2025-03-18T07:42:19Z' },
+      reply_count: 5,
+      replies: [{ posted_at: '2025-03-18T08:10:05Z' }],
+    });
+  });
+
+  test('Spanish and French names: an event’s name and start time, a Mexican state, a recipe’s people', () => {
+    const race = rules(
+      page({
+        '@type': 'SportsEvent',
+        name: 'Carrera Nocturna 10K',
+        startDate: '2025-06-14T20:00:00-06:00',
+        location: { '@type': 'Place', address: { '@type': 'PostalAddress', addressRegion: 'Jalisco' } },
+      }),
+      objectSchema({ nombre_evento: STRING, hora_salida: STRING, sede: objectSchema({ estado: STRING }) }),
+    );
+    assert.deepEqual(race, {
+      nombre_evento: 'Carrera Nocturna 10K',
+      hora_salida: '20:00',
+      sede: { estado: 'Jalisco' },
+    });
+    const recette = rules(
+      page({ '@type': 'Recipe', name: 'Gratin', recipeYield: '4' }),
+      objectSchema({ nb_personnes: INTEGER }),
+    );
+    assert.equal(recette['nb_personnes'], 4);
+  });
+});
