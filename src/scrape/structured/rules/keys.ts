@@ -1,12 +1,14 @@
 // How property names, labels and types are compared: case, separators and vocabulary prefixes do not count, so
 // `datePublished`, `date_published`, `Date published:` and `schema:datePublished` are one key.
 
+import { memoized } from './memo.js';
+
 const NOT_ALPHANUMERIC = /[^\p{L}\p{N}]+/gu;
 
-/** Lower-case letters and digits only. */
-export function normalizeKey(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(NOT_ALPHANUMERIC, '');
-}
+/** Lower-case letters and digits only (cached: the same names and labels are compared again and again). */
+export const normalizeKey: (name: string) => string = memoized((name) =>
+  name.normalize('NFKC').toLowerCase().replace(NOT_ALPHANUMERIC, ''),
+);
 
 /**
  * The local name of a vocabulary term: 'https://schema.org/Product', 'schema:Product' and 'Product' are all

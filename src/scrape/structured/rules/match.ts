@@ -5,6 +5,7 @@ import { booleanWord } from './coerce.js';
 import { isItem, type FactItem, type FactValue } from './facts.js';
 import { localName, normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
+import { memoized } from './memo.js';
 import { structuralValues } from './structure.js';
 import { SYNONYMS, TYPE_PREFIXES, type SynonymGroup } from './synonyms.js';
 import { VOCABULARY } from './synonyms-vocabulary.js';
@@ -517,7 +518,7 @@ export function labelKeys(name: string): Set<string> {
 }
 
 /** Words of a label or name: lower case, letters and digits ("Max. torque (hard)" -> max, torque, hard). */
-export function labelWords(text: string): string[] {
+function splitLabel(text: string): string[] {
   return text
     .normalize('NFKC')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -525,6 +526,8 @@ export function labelWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w !== '');
 }
+
+export const labelWords: (text: string) => readonly string[] = memoized(splitLabel);
 
 /** Words that make a label another value than the plain one ("Old price", "Minimum RAM", "Preis statt"). */
 const QUALIFIERS = new Set(
@@ -537,8 +540,8 @@ const QUALIFIERS = new Set(
  * The word sequences a label may contain to state a property of this name (its own words and its synonym
  * group's names and labels): "Max. torque (hard)" contains "torque", "Capacité de lavage" contains "capacité".
  */
-export function labelPhrases(name: string): string[][] {
-  const phrases = [labelWords(name)];
+export function labelPhrases(name: string): Array<readonly string[]> {
+  const phrases: Array<readonly string[]> = [labelWords(name)];
   for (const g of groupsOf(name)) {
     for (const l of [...g.group.names, ...(g.group.labels ?? [])]) phrases.push(labelWords(l));
   }

@@ -15,18 +15,19 @@
 import { isItem, type FactItem, type FactValue } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
+import { memoized } from './memo.js';
 
 /** How the structural lookup reads an item's property by schema name (entityValues, passed in: no cycle). */
 export type Lookup = (item: FactItem, name: string) => FactValue[];
 
 /** Words of a name or property: snake/camel split, lower case ('byArtist' -> by, artist). */
-function words(text: string): string[] {
-  return text
+const words: (text: string) => readonly string[] = memoized((text) =>
+  text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-}
+    .filter((w) => w !== ''),
+);
 
 /** 'tracks' -> 'track', 'doors' -> 'door'; 'address', 'status' stay. */
 function singular(w: string): string {
@@ -52,7 +53,11 @@ const TYPE_WORD_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 
 /** The words of an item's types ('MusicAlbum' -> musicalbum, music, album), with their aliases. */
-export function typeWords(item: FactItem): Set<string> {
+const TYPE_WORDS = new WeakMap<FactItem, ReadonlySet<string>>();
+
+export function typeWords(item: FactItem): ReadonlySet<string> {
+  const known = TYPE_WORDS.get(item);
+  if (known) return known;
   const out = new Set<string>();
   for (const type of item.types) {
     out.add(normalizeKey(type));
@@ -63,6 +68,7 @@ export function typeWords(item: FactItem): Set<string> {
       for (const alias of TYPE_WORD_ALIASES.get(w) ?? []) out.add(alias);
     }
   }
+  TYPE_WORDS.set(item, out);
   return out;
 }
 
@@ -105,7 +111,7 @@ const COUNT_PATTERNS: ReadonlyArray<RegExp> = [
 ];
 
 /** The counted thing of a count name ('track_count' -> track), or null. */
-function countedOf(tokens: string[]): string | null {
+function countedOf(tokens: readonly string[]): string | null {
   const phrase = tokens.join(' ');
   for (const re of COUNT_PATTERNS) {
     const m = re.exec(phrase);
@@ -205,7 +211,12 @@ function counts(item: FactItem, counted: string, lookup: Lookup, byId: ReadonlyM
 const URL_PARTS = ['contenturl', 'url', 'embedurl'];
 const URL_WORDS = new Set(['url', 'link', 'href', 'uri']);
 
-function partOf(item: FactItem, tokens: string[], lookup: Lookup, byId: ReadonlyMap<string, FactItem>): FactValue[] {
+function partOf(
+  item: FactItem,
+  tokens: readonly string[],
+  lookup: Lookup,
+  byId: ReadonlyMap<string, FactItem>,
+): FactValue[] {
   const part = tokens[tokens.length - 1] as string;
   const thing = tokens.slice(0, -1).join(' ');
   const stated = lookup(item, thing).map((v) => deref(v, byId));
@@ -225,7 +236,7 @@ function partOf(item: FactItem, tokens: string[], lookup: Lookup, byId: Readonly
 }
 
 /** The one property whose words end (else start) with the name's words, or nothing. */
-function byWords(item: FactItem, tokens: string[]): FactValue[] {
+function byWords(item: FactItem, tokens: readonly string[]): FactValue[] {
   const want = tokens.map(singular);
   const suffix: string[] = [];
   const prefix: string[] = [];
