@@ -1,6 +1,9 @@
 // Scores the rules-based JSON extractor (src/scrape/structured/rules) on a labelled set and times it.
 //
-//   npx tsx bench/structured/index.ts [set-dir] [--rounds N] [--wrong all|dev|held-out|none]
+//   npx tsx bench/structured/index.ts [set-dir ...] [--rounds N] [--wrong all|dev|held-out|none]
+//
+// Several set directories are scored as one set (pages named <set>/<page>): two blind sets of 20 pages measured
+// with the same code give one figure over 40 pages.
 //
 // Accuracy is also printed per split: pages whose name starts with an even number are the development pages
 // (rules are designed by reading their wrong fields), odd-numbered ones are held out (only their figures are
@@ -28,7 +31,7 @@
 // - objects: property by property; a got null where an object was expected makes all its leaves wrong.
 // A field counts as "in structured form" when its path, or a prefix of it followed by '.', is listed.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractJsonByRules } from '../../src/scrape/structured/rules/index.js';
 import type { JsonRequest, JsonSchema } from '../../src/scrape/structured/types.js';
@@ -52,7 +55,7 @@ type Split = 'dev' | 'held-out';
 
 /** Even-numbered pages are the development split, odd-numbered (and unnumbered) ones are held out. */
 function splitOf(name: string): Split {
-  const n = /^(\d+)/.exec(name);
+  const n = /^(\d+)/.exec(name.slice(name.lastIndexOf('/') + 1));
   return n && Number(n[1]) % 2 === 0 ? 'dev' : 'held-out';
 }
 
@@ -72,7 +75,7 @@ const positional = args.filter(
   (a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds' && args[i - 1] !== '--wrong',
 );
 const DEFAULT_SET = fileURLToPath(new URL('./set/', import.meta.url));
-const SET_DIR = positional[0] ?? DEFAULT_SET;
+const SET_DIRS = positional.length ? positional : [DEFAULT_SET];
 
 function loadSet(dir: string): Case[] {
   return readdirSync(dir)
@@ -176,9 +179,12 @@ const pct = (ok: number, all: number): string => (all ? `${((100 * ok) / all).to
 const show = (v: unknown): string => (v === undefined ? '(missing)' : JSON.stringify(v));
 
 function main(): void {
-  const cases = existsSync(SET_DIR) ? loadSet(SET_DIR) : [];
+  const several = SET_DIRS.length > 1;
+  const cases = SET_DIRS.flatMap((dir) =>
+    (existsSync(dir) ? loadSet(dir) : []).map((c) => (several ? { ...c, name: `${basename(dir)}/${c.name}` } : c)),
+  );
   if (!cases.length) {
-    console.log(`no *.truth.json in ${SET_DIR}`);
+    console.log(`no *.truth.json in ${SET_DIRS.join(', ')}`);
     return;
   }
   const all: FieldResult[] = [];
@@ -227,7 +233,7 @@ function main(): void {
   }
   samples.sort((a, b) => a - b);
 
-  console.log(`structured rules benchmark: ${cases.length} pages from ${SET_DIR}`);
+  console.log(`structured rules benchmark: ${cases.length} pages from ${SET_DIRS.join(', ')}`);
   console.log(`fields overall:             ${ok(all)}/${all.length} = ${pct(ok(all), all.length)}`);
   console.log(
     `fields in structured form:  ${ok(structured)}/${structured.length} = ${pct(ok(structured), structured.length)}`,
