@@ -2,9 +2,8 @@
 // asked for is null (the next candidate is then tried by the filler). Numbers read the first number of a text
 // ("$1,299.00", "1.299,00 €", "4.5 out of 5"); a single separator followed by exactly three digits is a
 // thousands separator unless the page's language writes decimal commas ("1.299" is 1299 on a German page).
-import { isItem, type FactItem, type FactValue } from './facts.js';
+import { deref, isItem, type FactItem, type FactValue } from './facts.js';
 import { localName, normalizeKey } from './keys.js';
-import { deref } from './match.js';
 
 export interface CoerceContext {
   byId: ReadonlyMap<string, FactItem>;

@@ -1,10 +1,10 @@
 // Which items the answer comes from: the main entity (the item that states most of the schema's properties;
 // ties go to the more specific type, then to the first), and the repeated structures an array of objects can
 // be read from (ItemLists, several top-level items of one type).
-import { isItem, type FactItem, type FactValue, type PageFacts } from './facts.js';
+import { deref, isItem, type FactItem, type FactValue, type PageFacts } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
-import { deref, entityValues } from './match.js';
+import { entityValues } from './match.js';
 
 /** Types that describe the site or the page around the thing, not the thing: they lose ties. */
 const GENERIC_TYPES = new Set(
@@ -63,7 +63,16 @@ export function rankEntities(candidates: FactItem[], names: string[], page: Page
   const scores = new Map<FactItem, number>();
   for (const item of candidates) {
     let score = 0;
-    for (const name of names) if (entityValues(item, name, page.byId).length) score++;
+    // A name listed twice counts twice, but is looked up once.
+    const found = new Map<string, boolean>();
+    for (const name of names) {
+      let hit = found.get(name);
+      if (hit === undefined) {
+        hit = entityValues(item, name, page.byId).length > 0;
+        found.set(name, hit);
+      }
+      if (hit) score++;
+    }
     scores.set(item, score);
     if (score === 0) continue;
     if (!best || score > bestScore || (score === bestScore && isGeneric(best) && !isGeneric(item))) {

@@ -73,3 +73,13 @@ export function addProp(item: FactItem, name: string, key: string, value: FactVa
 export function isItem(value: FactValue | undefined): value is FactItem {
   return typeof value === 'object' && value !== null;
 }
+
+/**
+ * A reference (`{"@id": "#jane"}`, or one repeating a name: `{"@id": "#jane", "name": "Jane"}`) stands for the
+ * item of that id that states more: byId keeps the richest item of each id.
+ */
+export function deref(value: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
+  if (!isItem(value) || !value.id) return value;
+  const full = byId.get(value.id);
+  return full && full.props.size > value.props.size ? full : value;
+}

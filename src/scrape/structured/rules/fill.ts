@@ -8,19 +8,18 @@ import type { PageMetadata } from '../../extract/metadata.js';
 import type { JsonSchema } from '../types.js';
 import { matchEnum, textOf, toBoolean, toInteger, toNumber, writesDecimalComma, type CoerceContext } from './coerce.js';
 import { candidateEntities, expandLists, rankEntities, repeatedStructures } from './entities.js';
-import { isItem, type ContentFacts, type FactItem, type FactValue, type PageFacts, type RecordTable } from './facts.js';
-import { normalizeKey } from './keys.js';
-import { RULE_LIMITS } from './limits.js';
 import {
   deref,
-  entityValues,
-  groupsOf,
-  labelContains,
-  labelKeys,
-  labelPhrases,
-  labelWords,
-  nameVariants,
-} from './match.js';
+  isItem,
+  type ContentFacts,
+  type FactItem,
+  type FactValue,
+  type PageFacts,
+  type RecordTable,
+} from './facts.js';
+import { normalizeKey } from './keys.js';
+import { RULE_LIMITS } from './limits.js';
+import { entityValues, groupsOf, labelContains, labelKeys, labelPhrases, labelWords, nameVariants } from './match.js';
 import { enumOf, itemsOf, kindOf, maxItemsOf, propertiesOf, resolveSchema, type SchemaKind } from './schema-view.js';
 import type { SynonymGroup } from './synonyms.js';
 import { hoursFromPair, hoursFromText } from './hours.js';
@@ -223,7 +222,6 @@ function asTimeOfDay(name: string, schema: JsonSchema, value: unknown, ctx: Fill
   return m ? m[1] : value;
 }
 
-/** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
 /**
  * Names that mean another property when one value is asked: a recipe's `method` as a string is its cooking
  * method ("Baking"); as an array it is the steps.
@@ -232,14 +230,12 @@ const SCALAR_MEANINGS: ReadonlyMap<string, string> = new Map([['method', 'cookin
 
 /** The forms a property is looked up under, in order: a scalar's own meaning, the name, its English forms. */
 function formsOf(name: string, schema: JsonSchema, ctx: FillContext): string[] {
+  const kind = kindOf(resolveSchema(schema, ctx.root));
   const scalar = SCALAR_MEANINGS.get(normalizeKey(name));
-  const kind = scalar ? kindOf(resolveSchema(schema, ctx.root)) : 'array';
   const first = scalar && kind !== 'array' && kind !== 'object' ? [scalar] : [];
   const forms = [...first, name, ...englishNames(name)];
   // A yes/no asked by a feature's name alone ('pool', 'parking') is whether the thing has it.
-  if (kindOf(resolveSchema(schema, ctx.root)) === 'boolean' && !/^(?:has|is)[\s_A-Z]/.test(name)) {
-    forms.push(`has ${name}`);
-  }
+  if (kind === 'boolean' && !/^(?:has|is)[\s_A-Z]/.test(name)) forms.push(`has ${name}`);
   return forms;
 }
 
@@ -251,6 +247,7 @@ function itemValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillConte
   return null;
 }
 
+/** What an item states for a property: under its name, else (a unit-suffixed number) under the name without it. */
 function statedValue(item: FactItem, name: string, sub: JsonSchema, ctx: FillContext, depth: number): unknown {
   const stated = entityValues(item, name, ctx.byId);
   const v = fillValue(sub, stated, ctx, depth, splitHint(name));
@@ -674,24 +671,19 @@ function fillRootProperty(name: string, schema: JsonSchema, entities: FactItem[]
   // nothing as written (name-translations.ts).
   // What the page states for machines under any of the forms comes before visible labels under the first.
   const asked = formsOf(name, schema, ctx);
-  const passes = asked.length > 1 ? [false, true] : [true];
-  for (const visible of passes) {
-    for (const form of asked) {
-      const v = asTimeOfDay(form, schema, rootValue(form, schema, entities, ctx, visible), ctx);
-      if (v !== null) return v;
-    }
+  for (const form of asked) {
+    const v = asTimeOfDay(form, schema, statedRootValue(form, schema, entities, ctx), ctx);
+    if (v !== null) return v;
+  }
+  for (const form of asked) {
+    const v = asTimeOfDay(form, schema, visibleValue(form, schema, ctx), ctx);
+    if (v !== null) return v;
   }
   return null;
 }
 
-/** A root property's value from the entity, meta tags and, when `visible`, the visible labelled content. */
-function rootValue(
-  name: string,
-  schema: JsonSchema,
-  entities: FactItem[],
-  ctx: FillContext,
-  visible: boolean,
-): unknown {
+/** A root property's value from what the page states for machines: the entity, its things, meta tags. */
+function statedRootValue(name: string, schema: JsonSchema, entities: FactItem[], ctx: FillContext): unknown {
   const s = resolveSchema(schema, ctx.root);
   const kind = kindOf(s);
   const hint = splitHint(name);
@@ -715,7 +707,7 @@ function rootValue(
       const own = fillObject(s, main, ctx, 1);
       if (!isEmptyObject(own)) return own;
     }
-    return visible ? objectFromLabels(s, ctx, 1) : null;
+    return null;
   }
   if (groupsOf(name).some((g) => g.group.listing)) {
     const listing = fillValue(s, listingName(entities, ctx), ctx, 1);
@@ -760,8 +752,19 @@ function rootValue(
     const fromMeta = fillValue(s, inUnit(metaValues(unit.base, ctx), unit, ctx), ctx, 1);
     if (fromMeta !== null) return fromMeta;
   }
-  if (!visible) return null;
-  const labelled = fillValue(s, labelledValues(name, ctx), ctx, 1, hint);
+  return null;
+}
+
+/**
+ * A root property's value from the visible labelled content (label/value pairs, spec tables); lists of objects are
+ * read from the page's structures and tables by statedRootValue, never here.
+ */
+function visibleValue(name: string, schema: JsonSchema, ctx: FillContext): unknown {
+  const s = resolveSchema(schema, ctx.root);
+  if (kindOf(s) === 'object') return objectFromLabels(s, ctx, 1);
+  if (isArrayOfObjects(s, ctx)) return null;
+  const labelled = fillValue(s, labelledValues(name, ctx), ctx, 1, splitHint(name));
+  const unit = unitLookup(name, s, ctx);
   return labelled ?? (unit ? fillValue(s, labelledAmounts(unit, ctx), ctx, 1) : null);
 }
 

@@ -2,7 +2,7 @@
 // synonym group's paths, then the same with a type prefix stripped ('product_price' -> 'price'). Also the meta
 // keys and visible labels a name may be read from. Names compare after normalizeKey.
 import { booleanWord } from './coerce.js';
-import { isItem, type FactItem, type FactValue } from './facts.js';
+import { deref, isItem, type FactItem, type FactValue } from './facts.js';
 import { localName, normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
 import { memoized } from './memo.js';
@@ -91,19 +91,6 @@ function typeStripped(key: string, item: FactItem): string[] {
 
 export function synonymGroup(key: string): CompiledGroup | undefined {
   return GROUPS.get(key);
-}
-
-/** An item that only references another (`{"@id": ...}`) stands for the item of that id. */
-export function deref(value: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
-  return isItem(value) && value.id ? richer(value, byId.get(value.id)) : value;
-}
-
-/**
- * The fuller statement of a thing: a reference that repeats a name (`{"@id": "#jane", "name": "Jane"}`) stands
- * for the item of that id that states more (byId keeps the richest item of each id).
- */
-function richer(item: FactItem, full: FactItem | undefined): FactItem {
-  return full && full.props.size > item.props.size ? full : item;
 }
 
 /**
@@ -321,7 +308,8 @@ function qualifiedValues(item: FactItem, name: string, byId: ReadonlyMap<string,
   if (words.length < 2 || words.length > 5) return [];
   const things = pricedThings(item, byId);
   if (things.length < 2) return [];
-  const texts = things.map((t) => ownText(t, byId));
+  // The things' texts, read once and only when a head of the name is an offer's property.
+  let texts: string[] | undefined;
   for (let k = 1; k < words.length; k++) {
     for (const [qualifier, head] of [
       [words.slice(0, k), words.slice(k)],
@@ -332,7 +320,9 @@ function qualifiedValues(item: FactItem, name: string, byId: ReadonlyMap<string,
       const group = synonymGroup(normalizeKey(head.join(' ')));
       if (!group?.paths.some((p) => p[0]?.key === 'offers')) continue;
       const keys = qualifier.map(normalizeKey);
-      const picked = things.find((_, i) => keys.every((q) => (texts[i] as string).includes(q)));
+      texts ??= things.map((t) => ownText(t, byId));
+      const read = texts;
+      const picked = things.find((_, i) => keys.every((q) => (read[i] as string).includes(q)));
       if (picked) {
         const values = entityValues(picked, head.join(' '), byId, 1);
         if (values.length) return values;

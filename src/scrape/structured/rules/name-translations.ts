@@ -6,6 +6,8 @@
 // split ("serienname" -> series name). The English form is then looked up exactly as an English name (fill.ts).
 // Words that are also common English names (tag, alt, note) are left out.
 
+import { memoized } from './memo.js';
+
 /** Accent-folded lower case ('Währung' -> 'wahrung', 'città' -> 'citta'). */
 function fold(word: string): string {
   return word
@@ -203,21 +205,11 @@ function englishWord(word: string): string {
 const ENGLISH_TAILS = new Set(['name', 'code', 'id', 'url', 'link', 'nr']);
 
 /**
- * The English forms of a name written in another language, most likely first; empty when no word of it is a
- * listed foreign word (an English name is not rewritten).
+ * The English forms of a name written in another language, most likely first; a name of English words only gets
+ * just its words in the other order (none for one word). Names repeat across a schema's lookups and across pages:
+ * the forms are cached, bounded.
  */
-export function englishNames(name: string): readonly string[] {
-  const cached = CACHE.get(name);
-  if (cached) return cached;
-  const out = translate(name);
-  // Names repeat across a schema's lookups and across pages; the cache is bounded (cleared when full).
-  if (CACHE.size >= CACHE_SIZE) CACHE.clear();
-  CACHE.set(name, out);
-  return out;
-}
-
-const CACHE = new Map<string, readonly string[]>();
-const CACHE_SIZE = 4096;
+export const englishNames: (name: string) => readonly string[] = memoized(translate, 4096);
 
 function translate(name: string): string[] {
   const words = name

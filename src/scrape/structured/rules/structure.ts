@@ -12,7 +12,7 @@
 //    properties: none;
 //    a short name that is the initials of one property's words ('vin' <- vehicleIdentificationNumber);
 // 5. a name that is a nested thing's type ('dealer' <- the offer's seller, an AutoDealer).
-import { isItem, type FactItem, type FactValue } from './facts.js';
+import { deref, isItem, type FactItem, type FactValue } from './facts.js';
 import { normalizeKey } from './keys.js';
 import { RULE_LIMITS } from './limits.js';
 import { memoized } from './memo.js';
@@ -70,13 +70,6 @@ export function typeWords(item: FactItem): ReadonlySet<string> {
   }
   TYPE_WORDS.set(item, out);
   return out;
-}
-
-/** As deref in match.ts (which imports this module): a reference stands for the fuller item of its id. */
-function deref(v: FactValue, byId: ReadonlyMap<string, FactItem>): FactValue {
-  if (!isItem(v) || !v.id) return v;
-  const full = byId.get(v.id);
-  return full && full.props.size > v.props.size ? full : v;
 }
 
 /** Nested things of the item (two levels down, breadth first, bounded) whose type has this word. */

@@ -5,9 +5,8 @@
 // value stating another kind of unit ("1 TB" for `ram_mb`... is fine, "14 hours" for `battery_wh` is not) or an
 // unknown word after its number is refused (null). ISO 8601 durations (PT1H15M) and written ones ("1 hr 15 min")
 // read as durations. docs/structured-rules.md prints the table; keep them in step.
-import { isItem, type FactItem, type FactValue } from './facts.js';
+import { deref, isItem, type FactItem, type FactValue } from './facts.js';
 import { parseNumber } from './coerce.js';
-import { deref } from './match.js';
 
 export interface Unit {
   /** What is measured: units of one dimension convert into each other. */
